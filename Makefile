@@ -1,0 +1,32 @@
+# evgrep build, test and run targets. See README.md.
+GO      ?= go
+BIN     := bin/evgrep
+STATIC  := bin/evgrep-static
+SHARED  ?= ../shared
+PKGS    := ./...
+
+.PHONY: build static test run conformance conformance-walker clean
+
+build:
+	$(GO) build -trimpath -o $(BIN) ./cmd/evgrep
+
+# A statically linked binary (cgo on, for tree-sitter grammars, linked with -static).
+static:
+	CGO_ENABLED=1 $(GO) build -trimpath -tags 'netgo osusergo' \
+		-ldflags '-s -w -linkmode external -extldflags "-static"' -o $(STATIC) ./cmd/evgrep
+
+test:
+	$(GO) test $(PKGS)
+
+# The quick-start search: this repository, for the places that start a program.
+run: build
+	./$(BIN) --sort path -n 'func main\(' .
+
+conformance: build
+	python3 $(SHARED)/conformance/run.py $(BIN) --supported-flags $(SHARED)/conformance/flags-all.txt
+
+conformance-walker: build
+	python3 $(SHARED)/conformance/run.py $(BIN) --supported-flags $(SHARED)/conformance/flags-walker.txt
+
+clean:
+	rm -rf bin
