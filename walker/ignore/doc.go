@@ -1,0 +1,33 @@
+// Package ignore is evgrep's glob and gitignore pattern engine. It
+// reproduces the pattern semantics of ripgrep 13, i.e. of the globset 0.4.8
+// and ignore 0.4.18 crates it is built on, rather than git's fnmatch where
+// the two differ:
+//
+//   - globs accept {a,b} alternation (not nested) in .gitignore lines, -g
+//     globs and type globs alike;
+//   - matching is byte-wise: '?' and a class such as [é] each match exactly
+//     one byte, so '?' does not match a two-byte UTF-8 character;
+//   - case-insensitive matching folds ASCII letters only;
+//   - a path whose basename ends with '.' is never matched by a glob that
+//     globset answers from the basename or the extension alone (for example
+//     the .gitignore line "foo." does not ignore a file named "foo.");
+//   - a class may match '/' (the .gitignore line "a[!x]b" ignores "a/b");
+//   - a .gitignore line "!" whitelists everything.
+//
+// CompileGlob compiles one glob; NewGitignore compiles the lines of one
+// ignore file (.gitignore, .ignore, .rgignore, .git/info/exclude, a global
+// excludes file or an --ignore-file); NewOverride compiles the -g/--iglob
+// globs. Matching picks the cheapest strategy globset would pick (whole-path
+// literal, basename literal, extension, prefix, suffix) and otherwise runs a
+// small byte automaton compiled from the glob (a bitset position automaton;
+// Go's regexp only for globs too large for it). A Match call on these
+// paths does not allocate. All matchers are immutable once built and safe
+// for concurrent use.
+//
+// This package replaces the gitignore matcher of
+// github.com/boyter/gocodewalker, which has known bugs: some negation
+// cases are wrong (a "/*/" line followed by "!/keep/" does not bring keep/
+// back), and a malformed line such as "[中" makes it panic. Here a line that
+// fails to compile is skipped and reported with rg's wording, and no input
+// causes a panic (see the fuzz targets).
+package ignore

@@ -1,0 +1,11 @@
+package ignore
+
+// Limits of the engine, kept in one place.
+const (
+	// automatonWords is the number of 64-bit words in one automaton state.
+	automatonWords = 4
+	// maxAutomatonPositions is the largest number of byte positions a glob
+	// may compile to and still run on the bitset automaton; a larger glob
+	// runs on Go's regexp instead (same results, slower, may allocate).
+	maxAutomatonPositions = automatonWords * 64
+)
