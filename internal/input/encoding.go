@@ -1,0 +1,303 @@
+package input
+
+import (
+	"bytes"
+	"io"
+	"strings"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/transform"
+)
+
+// UnknownEncodingError is rg's error for an -E/--encoding label that is not
+// a WHATWG encoding label (the "replacement" labels included).
+type UnknownEncodingError struct {
+	// Label is the label as the user gave it.
+	Label string
+}
+
+// Error returns rg's text, e.g. "grep config error: unknown encoding: foo".
+func (e *UnknownEncodingError) Error() string {
+	return "grep config error: unknown encoding: " + lossyUTF8(e.Label)
+}
+
+// ValidateEncoding reports rg's error for a label given to -E/--encoding:
+// "auto", "none" and every WHATWG label except the "replacement" ones are
+// accepted (trimmed of ASCII whitespace, ASCII case-insensitive, as
+// encoding_rs matches them). The empty label is an error, as `rg -E ''` is;
+// Options.Encoding == "" means the flag was not given and is not checked here.
+func ValidateEncoding(label string) error {
+	if label == "" {
+		return &UnknownEncodingError{Label: label}
+	}
+	_, err := resolveEncoding(label)
+	return err
+}
+
+// codecKind says how bytes are decoded once BOM sniffing is done.
+type codecKind int
+
+const (
+	codecRaw     codecKind = iota // bytes pass through untouched
+	codecUTF8                     // WHATWG UTF-8 decoding: invalid bytes become U+FFFD
+	codecUTF16LE                  // UTF-16LE to UTF-8
+	codecUTF16BE                  // UTF-16BE to UTF-8
+	codecLegacy                   // a golang.org/x/text decoder
+)
+
+// decoding is a resolved Options.Encoding.
+type decoding struct {
+	sniff  bool              // sniff (and strip) a byte-order mark
+	kind   codecKind         // the codec used when no UTF-16 BOM overrides it
+	legacy encoding.Encoding // the decoder for codecLegacy
+}
+
+// resolveEncoding turns an Options.Encoding value into a decoding.
+func resolveEncoding(label string) (decoding, error) {
+	switch label {
+	case "", "auto":
+		return decoding{sniff: true, kind: codecRaw}, nil
+	case "none":
+		return decoding{sniff: false, kind: codecRaw}, nil
+	}
+	name, enc, ok := lookupLabel(label)
+	if !ok {
+		return decoding{}, &UnknownEncodingError{Label: label}
+	}
+	d := decoding{sniff: true}
+	switch name {
+	case "utf-8":
+		d.kind = codecUTF8
+	case "utf-16le":
+		d.kind = codecUTF16LE
+	case "utf-16be":
+		d.kind = codecUTF16BE
+	case "gbk":
+		// The Encoding Standard decodes GBK with the gb18030 decoder
+		// (four-byte sequences and 0x80 included); encoding_rs does so.
+		d.kind, d.legacy = codecLegacy, simplifiedchinese.GB18030
+	default:
+		d.kind, d.legacy = codecLegacy, enc
+	}
+	return d, nil
+}
+
+// lookupLabel finds a WHATWG label the way encoding_rs's
+// for_label_no_replacement does: leading and trailing ASCII whitespace
+// (tab, LF, FF, CR, space) is ignored and ASCII letters match in any case.
+// It returns the encoding's canonical name.
+func lookupLabel(label string) (string, encoding.Encoding, bool) {
+	label = strings.Trim(label, "\t\n\f\r ")
+	if label == "" {
+		return "", nil, false
+	}
+	b := []byte(label)
+	for i, c := range b {
+		switch {
+		case 'A' <= c && c <= 'Z':
+			b[i] = c + ('a' - 'A')
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9',
+			c == '-', c == '_', c == '.', c == ':':
+		default:
+			// No label holds anything else; refusing here also keeps
+			// htmlindex's Unicode-aware folding from accepting more.
+			return "", nil, false
+		}
+	}
+	enc, err := htmlindex.Get(string(b))
+	if err != nil {
+		return "", nil, false
+	}
+	name, err := htmlindex.Name(enc)
+	if err != nil || name == "replacement" {
+		return "", nil, false
+	}
+	return name, enc, true
+}
+
+// Wrap applies decoding (and nothing else) to an already-open reader, e.g.
+// stdin: the byte-order mark is sniffed and stripped, UTF-16 is transcoded
+// to UTF-8 and an explicit -E label is decoded, exactly as Open does after
+// decompression. With Encoding "none" r itself is returned. An invalid
+// Encoding makes every Read fail with the error ValidateEncoding reports;
+// callers validate the flag first.
+func Wrap(r io.Reader, opts Options) io.Reader {
+	d, err := resolveEncoding(opts.Encoding)
+	if err != nil {
+		return &errReader{err: err}
+	}
+	if !d.sniff {
+		return r
+	}
+	return &decodeReader{src: r, dec: d}
+}
+
+// errReader fails every Read with err.
+type errReader struct{ err error }
+
+func (e *errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// bomKind classifies the start of a stream.
+type bomKind int
+
+const (
+	bomNone bomKind = iota
+	bomUTF8
+	bomUTF16LE
+	bomUTF16BE
+)
+
+// sniffBOM reports the byte-order mark at the start of head and its length.
+// head must hold the first HeadLen bytes of the stream, or all of it when
+// shorter. A two-byte UTF-16 mark is recognised in a two-byte stream; a
+// UTF-8 mark needs all three bytes.
+func sniffBOM(head []byte) (bomKind, int) {
+	switch {
+	case bytes.HasPrefix(head, []byte{0xEF, 0xBB, 0xBF}):
+		return bomUTF8, 3
+	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}):
+		return bomUTF16LE, 2
+	case bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
+		return bomUTF16BE, 2
+	}
+	return bomNone, 0
+}
+
+// decodeReader sniffs a byte-order mark on its first Read and then either
+// passes the rest of the stream through or transcodes it.
+//
+// As in rg 13 (encoding_rs_io with BOM sniffing, BOM stripping and
+// BOM override): a UTF-16 BOM selects UTF-16 whatever -E says; a UTF-8 BOM
+// is only stripped and leaves the -E codec in place; without a BOM the -E
+// codec applies, or nothing at all when -E was not given.
+type decodeReader struct {
+	src  io.Reader
+	dec  decoding
+	next io.Reader // set once sniffing is done
+	buf  [HeadLen]byte
+}
+
+// Read implements io.Reader.
+func (d *decodeReader) Read(p []byte) (int, error) {
+	if d.next != nil {
+		return d.next.Read(p)
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	// Sniff into p itself when it is large enough, so that a stream
+	// without a BOM costs no extra read and no copy.
+	direct := len(p) >= HeadLen
+	head := p
+	if !direct {
+		head = d.buf[:]
+	}
+	n, err := readAtLeast(d.src, head, HeadLen)
+	bom, skip := sniffBOM(head[:n])
+	kind := d.dec.kind
+	switch bom {
+	case bomUTF16LE:
+		kind = codecUTF16LE
+	case bomUTF16BE:
+		kind = codecUTF16BE
+	}
+	rest := head[skip:n]
+	if kind == codecRaw && direct {
+		m := copy(p, rest) // drops a UTF-8 BOM in place
+		d.next = &prefixReader{err: err, r: d.src}
+		if err == nil {
+			d.next = d.src
+		}
+		if m == 0 {
+			return d.next.Read(p)
+		}
+		return m, nil
+	}
+	in := &prefixReader{buf: append([]byte(nil), rest...), err: err, r: d.src}
+	if kind == codecRaw {
+		d.next = in
+	} else {
+		d.next = transform.NewReader(in, newTransformer(kind, d.dec.legacy))
+	}
+	return d.next.Read(p)
+}
+
+// newTransformer returns the decoder for kind.
+func newTransformer(kind codecKind, legacy encoding.Encoding) transform.Transformer {
+	switch kind {
+	case codecUTF8:
+		return utf8Decoder{}
+	case codecUTF16LE:
+		return utf16Decoder{bigEndian: false}
+	case codecUTF16BE:
+		return utf16Decoder{bigEndian: true}
+	case codecLegacy:
+		return legacy.NewDecoder()
+	}
+	return transform.Nop
+}
+
+// readAtLeast reads into buf until it holds min bytes or the reader fails.
+// Unlike io.ReadAtLeast it returns the reader's error (io.EOF included)
+// even when data came with it, so that nothing is lost.
+func readAtLeast(r io.Reader, buf []byte, min int) (int, error) {
+	n := 0
+	for n < min {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		if m == 0 && n < min {
+			// A reader that returns (0, nil) repeatedly: try again,
+			// as io.ReadAtLeast does, but not forever.
+			m, err = r.Read(buf[n:])
+			n += m
+			if err != nil {
+				return n, err
+			}
+			if m == 0 {
+				return n, io.ErrNoProgress
+			}
+		}
+	}
+	return n, nil
+}
+
+// prefixReader returns buf, then err (when not nil), then reads from r.
+type prefixReader struct {
+	buf []byte
+	err error
+	r   io.Reader
+}
+
+// Read implements io.Reader.
+func (p *prefixReader) Read(b []byte) (int, error) {
+	if len(p.buf) > 0 {
+		n := copy(b, p.buf)
+		p.buf = p.buf[n:]
+		return n, nil
+	}
+	if p.err != nil {
+		err := p.err
+		if err != io.EOF {
+			// Report a failure once, then read on: the source may
+			// fail again or recover, as it would have anyway.
+			p.err = nil
+		}
+		return 0, err
+	}
+	return p.r.Read(b)
+}
+
+// lossyUTF8 replaces invalid UTF-8 in s with U+FFFD the way Rust's
+// String::from_utf8_lossy does (one U+FFFD per maximal invalid subpart).
+func lossyUTF8(s string) string {
+	out, _, err := transform.String(utf8Decoder{}, s)
+	if err != nil {
+		return s
+	}
+	return out
+}
