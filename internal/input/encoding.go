@@ -26,7 +26,7 @@ func (e *UnknownEncodingError) Error() string {
 // ValidateEncoding reports rg's error for a label given to -E/--encoding:
 // "auto", "none" and every WHATWG label except the "replacement" ones are
 // accepted (trimmed of ASCII whitespace, ASCII case-insensitive, as
-// encoding_rs matches them). The empty label is an error, as `rg -E ”` is;
+// encoding_rs matches them). The empty label is an error, as an empty -E value is to rg;
 // Options.Encoding == "" means the flag was not given and is not checked here.
 func ValidateEncoding(label string) error {
 	if label == "" {

@@ -84,7 +84,7 @@ func runRG(t testing.TB, dir string, args ...string) ([]byte, string, int) {
 	return out.Bytes(), errb.String(), code
 }
 
-// asRGLines is what `rg -a -N ”` prints for content: every line, the last
+// asRGLines is what rg -a -N with an empty pattern prints for content: every line, the last
 // one given a newline.
 func asRGLines(b []byte) []byte {
 	if len(b) > 0 && b[len(b)-1] != '\n' {
