@@ -1,0 +1,246 @@
+package printer
+
+import (
+	"encoding/base64"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/evgrep/evgrep/internal/search"
+)
+
+// JSON is rg's JSON Lines printer (begin, match, context, end messages;
+// the final summary is written by the caller with WriteJSONSummary).
+type JSON struct {
+	w            out
+	m            Matcher
+	path         []byte
+	pathJSON     []byte
+	matches      []Range
+	matchCount   int64
+	afterLeft    int
+	beginPrinted bool
+	start        time.Time
+	stats        Stats
+}
+
+// NewJSON returns a JSON printer.
+func NewJSON(opts *Options, m Matcher) *JSON {
+	p := &JSON{m: m}
+	p.w.opts = opts
+	return p
+}
+
+// Reset prepares the printer for a search of path.
+func (p *JSON) Reset(path string) {
+	p.w.buf.Reset()
+	p.path = []byte(path)
+	p.pathJSON = appendData(p.pathJSON[:0], p.path)
+	p.matchCount = 0
+	p.afterLeft = 0
+	p.beginPrinted = false
+	p.start = time.Now()
+	p.stats = Stats{}
+}
+
+// Bytes returns the output of the last search.
+func (p *JSON) Bytes() []byte { return p.w.buf.Bytes() }
+
+// Stats returns the statistics of the last search.
+func (p *JSON) Stats() *Stats { return &p.stats }
+
+// MatchCount is the number of matches reported in the last search.
+func (p *JSON) MatchCount() int64 { return p.matchCount }
+
+func (p *JSON) writeBegin() {
+	if p.beginPrinted {
+		return
+	}
+	b := &p.w.buf
+	b.WriteString(`{"type":"begin","data":{"path":`)
+	b.Write(p.pathJSON)
+	b.WriteString("}}\n")
+	p.beginPrinted = true
+}
+
+func (p *JSON) shouldQuit() bool {
+	mc := p.w.opts.MaxCount
+	if mc < 0 || p.matchCount < mc {
+		return false
+	}
+	return p.afterLeft == 0
+}
+
+// Matched implements search.Sink.
+func (p *JSON) Matched(s *search.Searcher, m *search.Match) (bool, error) {
+	p.writeBegin()
+	p.matchCount++
+	if mc := p.w.opts.MaxCount; mc >= 0 && p.matchCount > mc {
+		p.afterLeft = max(p.afterLeft-1, 0)
+	} else {
+		p.afterLeft = s.Config().After
+	}
+	p.matches = findMatches(s, p.m, m.Buffer, m.Start, m.Start+len(m.Bytes), p.matches)
+	p.stats.Matches += uint64(len(p.matches))
+	p.stats.MatchedLines += countLines(m.Bytes, s.Config().LineTerm)
+	p.writeLineMessage("match", m.Bytes, m.LineNumber, m.AbsOffset, p.matches)
+	return !p.shouldQuit(), nil
+}
+
+// Context implements search.Sink.
+func (p *JSON) Context(s *search.Searcher, c *search.Context) (bool, error) {
+	p.writeBegin()
+	p.matches = p.matches[:0]
+	if c.Kind == search.ContextAfter {
+		p.afterLeft = max(p.afterLeft-1, 0)
+	}
+	if s.Config().Invert {
+		p.matches = findMatches(s, p.m, c.Bytes, 0, len(c.Bytes), p.matches)
+	}
+	p.writeLineMessage("context", c.Bytes, c.LineNumber, c.AbsOffset, p.matches)
+	return !p.shouldQuit(), nil
+}
+
+// ContextBreak implements search.Sink.
+func (p *JSON) ContextBreak(*search.Searcher) (bool, error) { return true, nil }
+
+// BinaryData implements search.Sink.
+func (p *JSON) BinaryData(*search.Searcher, int64) (bool, error) { return true, nil }
+
+// Finish implements search.Sink.
+func (p *JSON) Finish(s *search.Searcher, f *search.Finish) error {
+	if !p.beginPrinted {
+		return nil
+	}
+	p.stats.Elapsed = time.Since(p.start)
+	p.stats.Searches = 1
+	if p.matchCount > 0 {
+		p.stats.SearchesWithMatch = 1
+	}
+	p.stats.BytesSearched = uint64(f.ByteCount)
+	p.stats.BytesPrinted = uint64(p.w.buf.Len())
+	b := &p.w.buf
+	b.WriteString(`{"type":"end","data":{"path":`)
+	b.Write(p.pathJSON)
+	b.WriteString(`,"binary_offset":`)
+	if f.BinaryOffset >= 0 {
+		b.WriteString(strconv.FormatInt(f.BinaryOffset, 10))
+	} else {
+		b.WriteString("null")
+	}
+	b.WriteString(`,"stats":`)
+	st := &p.stats
+	b.WriteString(`{"elapsed":`)
+	writeDuration(b, st.Elapsed)
+	b.WriteString(`,"searches":` + strconv.FormatUint(st.Searches, 10))
+	b.WriteString(`,"searches_with_match":` + strconv.FormatUint(st.SearchesWithMatch, 10))
+	b.WriteString(`,"bytes_searched":` + strconv.FormatUint(st.BytesSearched, 10))
+	b.WriteString(`,"bytes_printed":` + strconv.FormatUint(st.BytesPrinted, 10))
+	b.WriteString(`,"matched_lines":` + strconv.FormatUint(st.MatchedLines, 10))
+	b.WriteString(`,"matches":` + strconv.FormatUint(st.Matches, 10))
+	b.WriteString("}}}\n")
+	return nil
+}
+
+type byteWriter interface {
+	WriteString(string) (int, error)
+	Write([]byte) (int, error)
+}
+
+func writeDuration(b byteWriter, d time.Duration) {
+	b.WriteString(`{"secs":` + strconv.FormatInt(int64(d/time.Second), 10))
+	b.WriteString(`,"nanos":` + strconv.FormatInt(int64(d%time.Second), 10))
+	b.WriteString(`,"human":"` + fractional(d) + `s"}`)
+}
+
+func (p *JSON) writeLineMessage(kind string, lines []byte, lineNo uint64, abs int64, matches []Range) {
+	b := &p.w.buf
+	b.WriteString(`{"type":"` + kind + `","data":{"path":`)
+	b.Write(p.pathJSON)
+	b.WriteString(`,"lines":`)
+	var tmp []byte
+	tmp = appendData(tmp, lines)
+	b.Write(tmp)
+	b.WriteString(`,"line_number":`)
+	if lineNo > 0 {
+		b.WriteString(strconv.FormatUint(lineNo, 10))
+	} else {
+		b.WriteString("null")
+	}
+	b.WriteString(`,"absolute_offset":` + strconv.FormatInt(abs, 10))
+	b.WriteString(`,"submatches":[`)
+	for i, m := range matches {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"match":`)
+		tmp = appendData(tmp[:0], lines[m.Start:m.End])
+		b.Write(tmp)
+		b.WriteString(`,"start":` + strconv.Itoa(m.Start) + `,"end":` + strconv.Itoa(m.End))
+		if p.w.opts.UTF16Columns {
+			s16, e16 := utf16Offset(lines, m.Start), utf16Offset(lines, m.End)
+			b.WriteString(`,"start_utf16":` + strconv.Itoa(s16) + `,"end_utf16":` + strconv.Itoa(e16))
+		}
+		b.WriteByte('}')
+	}
+	b.WriteString("]}}\n")
+}
+
+// utf16Offset counts UTF-16 code units in b[:off] (invalid bytes count one).
+func utf16Offset(b []byte, off int) int {
+	n := 0
+	for i := 0; i < off; {
+		r, size := utf8.DecodeRune(b[i:off])
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		i += size
+	}
+	return n
+}
+
+// appendData renders {"text":"…"} for UTF-8 and {"bytes":"<base64>"} otherwise.
+func appendData(dst, b []byte) []byte {
+	if utf8.Valid(b) {
+		dst = append(dst, `{"text":`...)
+		dst = AppendJSONString(dst, b)
+		return append(dst, '}')
+	}
+	dst = append(dst, `{"bytes":"`...)
+	dst = base64.StdEncoding.AppendEncode(dst, b)
+	return append(dst, `"}`...)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendJSONString appends s as a JSON string escaped as serde_json does.
+func AppendJSONString(dst, s []byte) []byte {
+	dst = append(dst, '"')
+	for _, c := range s {
+		switch c {
+		case '"':
+			dst = append(dst, '\\', '"')
+		case '\\':
+			dst = append(dst, '\\', '\\')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		default:
+			if c < 0x20 {
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
+			} else {
+				dst = append(dst, c)
+			}
+		}
+	}
+	return append(dst, '"')
+}

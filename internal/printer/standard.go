@@ -1,0 +1,544 @@
+package printer
+
+import (
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/evgrep/evgrep/internal/search"
+)
+
+// Standard is rg's grep-like printer for one file at a time. Reset it with
+// a path before each search; its output is collected in Bytes().
+type Standard struct {
+	w        out
+	m        Matcher
+	path     []byte // nil when paths are not shown
+	matches  []Range
+	repl     []byte
+	replRngs []Range
+	// per search
+	matchCount   int64
+	afterLeft    int
+	binaryOffset int64
+	start        time.Time
+	stats        Stats
+	needMatches  bool
+}
+
+// NewStandard returns a standard printer.
+func NewStandard(opts *Options, m Matcher) *Standard {
+	p := &Standard{m: m}
+	p.w.opts = opts
+	p.needMatches = (opts.Color && !opts.Colors.Match.IsNone()) || opts.Column || opts.HasReplacement || opts.PerMatch || opts.OnlyMatching || opts.Stats
+	return p
+}
+
+// Reset prepares the printer for a search of path.
+func (p *Standard) Reset(path string) {
+	p.w.buf.Reset()
+	if p.w.opts.WithFilename {
+		p.path = p.w.opts.FormatPath(path)
+	} else {
+		p.path = nil
+	}
+	p.matchCount = 0
+	p.afterLeft = 0
+	p.binaryOffset = -1
+	p.start = time.Now()
+	p.stats = Stats{}
+}
+
+// Bytes returns the output of the last search.
+func (p *Standard) Bytes() []byte { return p.w.buf.Bytes() }
+
+// Stats returns the statistics of the last search.
+func (p *Standard) Stats() *Stats { return &p.stats }
+
+// MatchCount is the number of matches reported in the last search.
+func (p *Standard) MatchCount() int64 { return p.matchCount }
+
+func (p *Standard) opts() *Options { return p.w.opts }
+
+func (p *Standard) moreThanLimit() bool {
+	return p.opts().MaxCount >= 0 && p.matchCount > p.opts().MaxCount
+}
+
+func (p *Standard) shouldQuit() bool {
+	if p.opts().MaxCount < 0 || p.matchCount < p.opts().MaxCount {
+		return false
+	}
+	return p.afterLeft == 0
+}
+
+// Matched implements search.Sink.
+func (p *Standard) Matched(s *search.Searcher, m *search.Match) (bool, error) {
+	p.matchCount++
+	if p.moreThanLimit() {
+		p.afterLeft = max(p.afterLeft-1, 0)
+	} else {
+		p.afterLeft = s.Config().After
+	}
+	start, end := m.Start, m.Start+len(m.Bytes)
+	p.matches = p.matches[:0]
+	if p.needMatches {
+		p.matches = findMatches(s, p.m, m.Buffer, start, end, p.matches)
+	}
+	hasRepl := p.replace(s, m.Buffer, start, end)
+	if p.opts().Stats {
+		p.stats.Matches += uint64(len(p.matches))
+		p.stats.MatchedLines += countLines(m.Bytes, s.Config().LineTerm)
+	}
+	if s.Config().Binary == search.BinaryConvert && p.binaryOffset >= 0 {
+		return false, nil
+	}
+	p.sink(s, m.Bytes, m.AbsOffset, m.LineNumber, false, hasRepl)
+	return !p.shouldQuit(), nil
+}
+
+// Context implements search.Sink.
+func (p *Standard) Context(s *search.Searcher, c *search.Context) (bool, error) {
+	p.matches = p.matches[:0]
+	hasRepl := false
+	if c.Kind == search.ContextAfter {
+		p.afterLeft = max(p.afterLeft-1, 0)
+	}
+	if s.Config().Invert {
+		if p.needMatches {
+			p.matches = findMatches(s, p.m, c.Bytes, 0, len(c.Bytes), p.matches)
+		}
+		hasRepl = p.replace(s, c.Bytes, 0, len(c.Bytes))
+	}
+	if s.Config().Binary == search.BinaryConvert && p.binaryOffset >= 0 {
+		return false, nil
+	}
+	p.sink(s, c.Bytes, c.AbsOffset, c.LineNumber, true, hasRepl)
+	return !p.shouldQuit(), nil
+}
+
+// ContextBreak implements search.Sink.
+func (p *Standard) ContextBreak(s *search.Searcher) (bool, error) {
+	if sep := p.opts().ContextSeparator; sep != nil {
+		p.w.write(sep)
+		p.w.writeLineTerm()
+	}
+	return true, nil
+}
+
+// BinaryData implements search.Sink.
+func (p *Standard) BinaryData(s *search.Searcher, offset int64) (bool, error) {
+	p.binaryOffset = offset
+	return true, nil
+}
+
+// Finish implements search.Sink.
+func (p *Standard) Finish(s *search.Searcher, f *search.Finish) error {
+	if p.binaryOffset >= 0 && p.matchCount > 0 {
+		if p.path != nil {
+			p.w.writeSpec(p.opts().Colors.Path, p.path)
+			p.w.writeString(": ")
+		}
+		switch s.Config().Binary {
+		case search.BinaryQuit:
+			fmt.Fprintf(&p.w.buf, "WARNING: stopped searching binary file after match (found \"\\0\" byte around offset %d)\n", p.binaryOffset)
+		case search.BinaryConvert:
+			fmt.Fprintf(&p.w.buf, "binary file matches (found \"\\0\" byte around offset %d)\n", p.binaryOffset)
+		}
+	}
+	if p.opts().Stats {
+		p.stats.Elapsed = time.Since(p.start)
+		p.stats.Searches = 1
+		if p.matchCount > 0 {
+			p.stats.SearchesWithMatch = 1
+		}
+		p.stats.BytesSearched = uint64(f.ByteCount)
+		p.stats.BytesPrinted = uint64(p.w.buf.Len())
+	}
+	return nil
+}
+
+// replace computes the replaced line when -r is given.
+func (p *Standard) replace(s *search.Searcher, buf []byte, start, end int) bool {
+	if !p.opts().HasReplacement {
+		return false
+	}
+	hay := buf[:end]
+	if !s.Config().Multiline {
+		hay = buf[:trimTerm(s, buf[:end])]
+	}
+	p.repl, p.replRngs = p.m.Replace(p.repl[:0], hay, start, end, p.opts().Replacement, p.replRngs[:0])
+	return true
+}
+
+// sink prints one match or context line (or block).
+func (p *Standard) sink(s *search.Searcher, bytes []byte, absOffset int64, lineNo uint64, isCtx, hasRepl bool) {
+	p.writeSearchPrelude()
+	matches := p.matches
+	original := p.matches
+	if hasRepl {
+		bytes = p.repl
+		matches = p.replRngs
+	}
+	multi := s.Config().Multiline && !isCtx
+	if len(matches) == 0 {
+		if multi {
+			term := s.Config().LineTerm
+			off := absOffset
+			i := uint64(0)
+			for ls := 0; ls < len(bytes); i++ {
+				le := lineEndIn(bytes, ls, term)
+				p.writePrelude(off, lineNo, i, 0, isCtx)
+				off += int64(le - ls)
+				p.writeLine(bytes[ls:le], isCtx, len(original))
+				ls = le
+			}
+			return
+		}
+		p.writePrelude(absOffset, lineNo, 0, 0, isCtx)
+		p.writeLine(bytes, isCtx, len(original))
+		return
+	}
+	if multi {
+		p.sinkSlowMulti(s, bytes, absOffset, lineNo, matches, len(original))
+		return
+	}
+	switch {
+	case p.opts().OnlyMatching:
+		for _, m := range matches {
+			p.writePrelude(absOffset+int64(m.Start), lineNo, 0, uint64(m.Start)+1, isCtx)
+			b := bytes[m.Start:m.End]
+			p.writeColoredLine([]Range{{0, len(b)}}, b, isCtx, len(original))
+		}
+	case p.opts().PerMatch:
+		for _, m := range matches {
+			p.writePrelude(absOffset+int64(m.Start), lineNo, 0, uint64(m.Start)+1, isCtx)
+			p.writeColoredLine([]Range{m}, bytes, isCtx, len(original))
+		}
+	default:
+		p.writePrelude(absOffset, lineNo, 0, uint64(matches[0].Start)+1, isCtx)
+		p.writeColoredLine(matches, bytes, isCtx, len(original))
+	}
+}
+
+func (p *Standard) sinkSlowMulti(s *search.Searcher, bytes []byte, absOffset int64, lineNo uint64, matches []Range, nOrig int) {
+	term := s.Config().LineTerm
+	spec := p.opts().Colors.Match
+	switch {
+	case p.opts().OnlyMatching:
+		midx := 0
+		count := uint64(0)
+		for ls := 0; ls < len(bytes); count++ {
+			le := lineEndIn(bytes, ls, term)
+			line := Range{ls, le}
+			ls = le
+			if p.hasTerm(bytes[line.Start:line.End]) {
+				line.End--
+			}
+			if p.opts().Trim {
+				line = trimPrefix(bytes, line)
+			}
+			for line.Start < line.End {
+				if matches[midx].End <= line.Start {
+					if midx+1 < len(matches) {
+						midx++
+						continue
+					}
+					break
+				}
+				m := matches[midx]
+				if line.Start < m.Start {
+					line.Start = min(line.End, m.Start)
+				} else {
+					upto := min(line.End, m.End)
+					p.writePrelude(absOffset+int64(m.Start), lineNo, count, uint64(m.Start)+1, false)
+					this := Range{line.Start, upto}
+					line.Start = upto
+					if p.exceeds(bytes[this.Start:this.End]) {
+						p.writeExceeded(bytes, this, matches, &midx, false, nOrig)
+					} else {
+						p.w.writeSpec(spec, bytes[this.Start:this.End])
+						p.w.writeLineTerm()
+					}
+				}
+			}
+		}
+	case p.opts().PerMatch:
+		for _, m := range matches {
+			count := uint64(0)
+			for ls := 0; ls < len(bytes); {
+				le := lineEndIn(bytes, ls, term)
+				line := Range{ls, le}
+				ls = le
+				if line.Start >= m.End {
+					break
+				} else if line.End <= m.Start {
+					count++
+					continue
+				}
+				col := 0
+				if m.Start > line.Start {
+					col = m.Start - line.Start
+				}
+				p.writePrelude(absOffset+int64(line.Start), lineNo, count, uint64(col)+1, false)
+				count++
+				if p.exceeds(bytes[line.Start:line.End]) {
+					zero := 0
+					p.writeExceeded(bytes, line, []Range{m}, &zero, false, nOrig)
+					continue
+				}
+				if p.hasTerm(bytes[line.Start:line.End]) {
+					line.End--
+				}
+				if p.opts().Trim {
+					line = trimPrefix(bytes, line)
+				}
+				for line.Start < line.End {
+					if m.End <= line.Start {
+						p.w.write(bytes[line.Start:line.End])
+						line.Start = line.End
+					} else if line.Start < m.Start {
+						upto := min(line.End, m.Start)
+						p.w.write(bytes[line.Start:upto])
+						line.Start = upto
+					} else {
+						upto := min(line.End, m.End)
+						p.w.writeSpec(spec, bytes[line.Start:upto])
+						line.Start = upto
+					}
+				}
+				p.w.writeLineTerm()
+				break // vimgrep shows one line per match
+			}
+		}
+	default:
+		midx := 0
+		count := uint64(0)
+		for ls := 0; ls < len(bytes); {
+			le := lineEndIn(bytes, ls, term)
+			line := Range{ls, le}
+			ls = le
+			p.writePrelude(absOffset+int64(line.Start), lineNo, count, uint64(matches[0].Start)+1, false)
+			count++
+			if p.exceeds(bytes[line.Start:line.End]) {
+				p.writeExceeded(bytes, line, matches, &midx, false, nOrig)
+				continue
+			}
+			p.writeColoredMatches(bytes, line, matches, &midx)
+			p.w.writeLineTerm()
+		}
+	}
+}
+
+func (p *Standard) hasTerm(b []byte) bool {
+	lt := p.opts().LineTerm
+	return len(b) > 0 && b[len(b)-1] == lt[len(lt)-1]
+}
+
+// writeSearchPrelude prints the heading of a file before its first line.
+func (p *Standard) writeSearchPrelude() {
+	if p.w.buf.Len() > 0 {
+		return
+	}
+	if p.opts().Heading && p.path != nil {
+		p.w.writeSpec(p.opts().Colors.Path, p.path)
+		if p.opts().NullPath {
+			p.w.write([]byte{0})
+		} else {
+			p.w.writeLineTerm()
+		}
+	}
+}
+
+func (p *Standard) writePrelude(absOffset int64, lineNo, lineDelta, column uint64, isCtx bool) {
+	sep := p.opts().FieldMatchSep
+	if isCtx {
+		sep = p.opts().FieldContextSep
+	}
+	if !p.opts().Heading && p.path != nil {
+		p.w.writeSpec(p.opts().Colors.Path, p.path)
+		if p.opts().NullPath {
+			p.w.write([]byte{0})
+		} else {
+			p.w.write(sep)
+		}
+	}
+	if lineNo > 0 {
+		p.w.writeSpec(p.opts().Colors.Line, []byte(fmt.Sprint(lineNo+lineDelta)))
+		p.w.write(sep)
+	}
+	if column > 0 && p.opts().Column {
+		p.w.writeSpec(p.opts().Colors.Column, []byte(fmt.Sprint(column)))
+		p.w.write(sep)
+	}
+	if p.opts().ByteOffset {
+		p.w.writeSpec(p.opts().Colors.Column, []byte(fmt.Sprint(absOffset)))
+		p.w.write(sep)
+	}
+}
+
+func (p *Standard) exceeds(line []byte) bool {
+	return p.opts().MaxColumns > 0 && len(line) > p.opts().MaxColumns
+}
+
+func (p *Standard) writeLine(line []byte, isCtx bool, nOrig int) {
+	if p.exceeds(line) {
+		zero := 0
+		p.writeExceeded(line, Range{0, len(line)}, nil, &zero, isCtx, nOrig)
+		return
+	}
+	p.writeTrim(line)
+	if !p.hasTerm(line) {
+		p.w.writeLineTerm()
+	}
+}
+
+func (p *Standard) writeTrim(line []byte) {
+	if !p.opts().Trim {
+		p.w.write(line)
+		return
+	}
+	t := lenTerm(p, line)
+	body := line[:len(line)-t]
+	r := trimPrefix(body, Range{0, len(body)})
+	p.w.write(body[r.Start:])
+	p.w.write(line[len(line)-t:])
+}
+
+// lenTerm is the length of the line terminator that ends line (0 if none).
+func lenTerm(p *Standard, line []byte) int {
+	if !p.hasTerm(line) {
+		return 0
+	}
+	if lt := p.opts().LineTerm; len(lt) == 2 && len(line) >= 2 && line[len(line)-2] == '\r' {
+		return 2
+	}
+	return 1
+}
+
+func (p *Standard) writeColoredLine(matches []Range, b []byte, isCtx bool, nOrig int) {
+	if !p.opts().Color || p.opts().Colors.Match.IsNone() {
+		p.writeLine(b, isCtx, nOrig)
+		return
+	}
+	line := Range{0, len(b)}
+	if p.exceeds(b) {
+		zero := 0
+		p.writeExceeded(b, line, matches, &zero, isCtx, nOrig)
+		return
+	}
+	zero := 0
+	p.writeColoredMatches(b, line, matches, &zero)
+	p.w.writeLineTerm()
+}
+
+func (p *Standard) writeColoredMatches(b []byte, line Range, matches []Range, midx *int) {
+	line.End -= lenTerm(p, b[line.Start:line.End])
+	if p.opts().Trim {
+		line = trimPrefix(b, line)
+	}
+	if len(matches) == 0 {
+		p.w.write(b[line.Start:line.End])
+		return
+	}
+	spec := p.opts().Colors.Match
+	inColor := false
+	for line.Start < line.End {
+		if matches[*midx].End <= line.Start {
+			if *midx+1 < len(matches) {
+				*midx++
+				continue
+			}
+			if inColor {
+				p.w.writeString(colorReset)
+				inColor = false
+			}
+			p.w.write(b[line.Start:line.End])
+			break
+		}
+		m := matches[*midx]
+		if line.Start < m.Start {
+			upto := min(line.End, m.Start)
+			if inColor {
+				p.w.writeString(colorReset)
+				inColor = false
+			}
+			p.w.write(b[line.Start:upto])
+			line.Start = upto
+		} else {
+			upto := min(line.End, m.End)
+			if !inColor && p.opts().Color && !spec.IsNone() {
+				p.w.writeString(spec.Start())
+				inColor = true
+			}
+			p.w.write(b[line.Start:upto])
+			line.Start = upto
+		}
+	}
+	if inColor {
+		p.w.writeString(colorReset)
+	}
+}
+
+func (p *Standard) writeExceeded(b []byte, line Range, matches []Range, midx *int, isCtx bool, nOrig int) {
+	if p.opts().MaxColumnsPreview {
+		original := line
+		end := line.Start
+		n := 0
+		for i := line.Start; i < line.End && n < p.opts().MaxColumns; n++ {
+			_, size := utf8.DecodeRune(b[i:line.End])
+			i += size
+			end = i
+		}
+		line.End = end
+		p.writeColoredMatches(b, line, matches, midx)
+		if len(matches) == 0 {
+			p.w.writeString(" [... omitted end of long line]")
+		} else {
+			remaining := 0
+			for _, m := range matches {
+				if m.Start >= line.End && m.Start < original.End {
+					remaining++
+				}
+			}
+			tense := "matches"
+			if remaining == 1 {
+				tense = "match"
+			}
+			fmt.Fprintf(&p.w.buf, " [... %d more %s]", remaining, tense)
+		}
+		p.w.writeLineTerm()
+		return
+	}
+	switch {
+	case nOrig == 0 || p.opts().OnlyMatching:
+		if isCtx {
+			p.w.writeString("[Omitted long context line]")
+		} else {
+			p.w.writeString("[Omitted long matching line]")
+		}
+	default:
+		fmt.Fprintf(&p.w.buf, "[Omitted long line with %d matches]", nOrig)
+	}
+	p.w.writeLineTerm()
+}
+
+func trimPrefix(b []byte, r Range) Range {
+	for r.Start < r.End {
+		switch b[r.Start] {
+		case '\t', '\n', '\v', '\f', '\r', ' ':
+			r.Start++
+			continue
+		}
+		break
+	}
+	return r
+}
+
+func lineEndIn(b []byte, start int, term byte) int {
+	for i := start; i < len(b); i++ {
+		if b[i] == term {
+			return i + 1
+		}
+	}
+	return len(b)
+}

@@ -1,0 +1,690 @@
+package search
+
+import (
+	"bytes"
+	"io"
+)
+
+// BufferCapacity is the size of the rolling read buffer and of the prefix
+// that slice searches inspect for NUL bytes (grep-searcher's default).
+const BufferCapacity = 64 * 1024
+
+// Config selects the searcher's behaviour.
+type Config struct {
+	LineTerm    byte // '\n', or 0 for --null-data
+	CRLF        bool // lines end in \r\n for matching purposes
+	Invert      bool
+	Before      int
+	After       int
+	Passthru    bool
+	LineNumbers bool
+	// Multiline makes slice searches find matches across lines.
+	Multiline bool
+	Binary    BinaryMode
+	// BOMPeek reproduces rg's BOM-sniffing reader, whose first read
+	// returns at most three bytes. It decides where the first buffer ends,
+	// which is visible in how binary files are reported.
+	BOMPeek bool
+}
+
+// Searcher searches inputs with one matcher. It is not safe for concurrent
+// use; make one per worker. Its buffer is reused between searches.
+type Searcher struct {
+	cfg Config
+	m   Matcher
+	buf []byte
+}
+
+// New returns a Searcher.
+func New(cfg Config, m Matcher) *Searcher {
+	return &Searcher{cfg: cfg, m: m}
+}
+
+// Config returns the searcher's configuration (printers consult it).
+func (s *Searcher) Config() *Config { return &s.cfg }
+
+// Matcher returns the matcher.
+func (s *Searcher) Matcher() Matcher { return s.m }
+
+// core holds the per-search state of grep-searcher's Core.
+type core struct {
+	s               *Searcher
+	sink            Sink
+	slice           bool // check every reported range for NUL bytes
+	absOffset       int64
+	pos             int
+	lineNumber      uint64
+	lastLineCounted int
+	lastLineVisited int
+	afterLeft       int
+	hasSunk         bool
+	binaryOffset    int64
+}
+
+func (s *Searcher) newCore(sink Sink, slice bool) *core {
+	c := &core{s: s, sink: sink, slice: slice, binaryOffset: -1}
+	if s.cfg.LineNumbers {
+		c.lineNumber = 1
+	}
+	return c
+}
+
+func (c *core) term() byte { return c.s.cfg.LineTerm }
+
+func (c *core) lineNo() uint64 {
+	if !c.s.cfg.LineNumbers {
+		return 0
+	}
+	return c.lineNumber
+}
+
+func (c *core) countLines(buf []byte, upto int) {
+	if !c.s.cfg.LineNumbers || c.lastLineCounted >= upto {
+		return
+	}
+	c.lineNumber += uint64(bytes.Count(buf[c.lastLineCounted:upto], []byte{c.term()}))
+	c.lastLineCounted = upto
+}
+
+func (c *core) maxContext() int { return max(c.s.cfg.Before, c.s.cfg.After) }
+
+// roll keeps what later context may need and returns how much of buf was
+// consumed.
+func (c *core) roll(buf []byte) int {
+	consumed := len(buf)
+	if c.maxContext() > 0 {
+		consumed = max(preceding(buf, c.term(), c.maxContext()), c.lastLineVisited)
+	}
+	c.countLines(buf, consumed)
+	c.absOffset += int64(consumed)
+	c.lastLineCounted = 0
+	c.lastLineVisited = 0
+	c.pos = len(buf) - consumed
+	return consumed
+}
+
+// detectBinary is used by slice searches: it reports whether to stop.
+func (c *core) detectBinary(buf []byte, start, end int) (bool, error) {
+	if c.binaryOffset >= 0 {
+		return c.s.cfg.Binary == BinaryQuit, nil
+	}
+	if c.s.cfg.Binary == BinaryNone {
+		return false, nil
+	}
+	i := bytes.IndexByte(buf[start:end], 0)
+	if i < 0 {
+		return false, nil
+	}
+	c.binaryOffset = int64(start + i)
+	ok, err := c.sink.BinaryData(c.s, c.binaryOffset)
+	if err != nil {
+		return true, err
+	}
+	if !ok {
+		return true, nil
+	}
+	return c.s.cfg.Binary == BinaryQuit, nil
+}
+
+func (c *core) sinkBreakContext(lineStart int) (bool, error) {
+	isGap := c.lastLineVisited < lineStart
+	anyContext := c.s.cfg.Before > 0 || c.s.cfg.After > 0
+	if !anyContext || !c.hasSunk || !isGap {
+		return true, nil
+	}
+	return c.sink.ContextBreak(c.s)
+}
+
+func (c *core) sinkMatched(buf []byte, start, end int) (bool, error) {
+	if c.slice {
+		if stop, err := c.detectBinary(buf, start, end); stop || err != nil {
+			return false, err
+		}
+	}
+	if ok, err := c.sinkBreakContext(start); !ok || err != nil {
+		return false, err
+	}
+	c.countLines(buf, start)
+	m := Match{Bytes: buf[start:end], AbsOffset: c.absOffset + int64(start), LineNumber: c.lineNo(), Buffer: buf, Start: start}
+	ok, err := c.sink.Matched(c.s, &m)
+	if !ok || err != nil {
+		return false, err
+	}
+	c.lastLineVisited = end
+	c.afterLeft = c.s.cfg.After
+	c.hasSunk = true
+	return true, nil
+}
+
+func (c *core) sinkContext(buf []byte, start, end int, kind ContextKind) (bool, error) {
+	if c.slice {
+		if stop, err := c.detectBinary(buf, start, end); stop || err != nil {
+			return false, err
+		}
+	}
+	if kind != ContextAfter {
+		if ok, err := c.sinkBreakContext(start); !ok || err != nil {
+			return false, err
+		}
+	}
+	c.countLines(buf, start)
+	ctx := Context{Bytes: buf[start:end], Kind: kind, AbsOffset: c.absOffset + int64(start), LineNumber: c.lineNo()}
+	ok, err := c.sink.Context(c.s, &ctx)
+	if !ok || err != nil {
+		return false, err
+	}
+	c.lastLineVisited = end
+	if kind == ContextAfter {
+		c.afterLeft--
+	}
+	c.hasSunk = true
+	return true, nil
+}
+
+func (c *core) beforeContextByLine(buf []byte, upto int) (bool, error) {
+	if c.s.cfg.Before == 0 {
+		return true, nil
+	}
+	start := c.lastLineVisited
+	if start >= upto {
+		return true, nil
+	}
+	start += preceding(buf[start:upto], c.term(), c.s.cfg.Before-1)
+	for ls := start; ls < upto; {
+		le := lineEnd(buf, ls, upto, c.term())
+		if ok, err := c.sinkContext(buf, ls, le, ContextBefore); !ok || err != nil {
+			return false, err
+		}
+		ls = le
+	}
+	return true, nil
+}
+
+func (c *core) afterContextByLine(buf []byte, upto int) (bool, error) {
+	if c.afterLeft == 0 {
+		return true, nil
+	}
+	for ls := c.lastLineVisited; ls < upto; {
+		le := lineEnd(buf, ls, upto, c.term())
+		if ok, err := c.sinkContext(buf, ls, le, ContextAfter); !ok || err != nil {
+			return false, err
+		}
+		if c.afterLeft == 0 {
+			break
+		}
+		ls = le
+	}
+	return true, nil
+}
+
+func (c *core) otherContextByLine(buf []byte, upto int) (bool, error) {
+	for ls := c.lastLineVisited; ls < upto; {
+		le := lineEnd(buf, ls, upto, c.term())
+		if ok, err := c.sinkContext(buf, ls, le, ContextOther); !ok || err != nil {
+			return false, err
+		}
+		ls = le
+	}
+	return true, nil
+}
+
+// withoutTerminator strips the line terminator (and a \r before \n in CRLF
+// mode) so patterns like `$` cannot match after it.
+func (c *core) withoutTerminator(line []byte) []byte {
+	if n := len(line); n > 0 && line[n-1] == c.term() {
+		line = line[:n-1]
+		if c.s.cfg.CRLF && len(line) > 0 && line[len(line)-1] == '\r' {
+			line = line[:len(line)-1]
+		}
+	}
+	return line
+}
+
+// findLine returns the next matching line at or after c.pos.
+func (c *core) findLine(buf []byte) (int, int, bool) {
+	if c.pos >= len(buf) {
+		return 0, 0, false
+	}
+	s, e, ok := c.s.m.NextLine(buf, c.pos)
+	if !ok || s >= len(buf) {
+		return 0, 0, false
+	}
+	return s, e, true
+}
+
+// matchByLine searches the complete lines of buf from c.pos on. It reports
+// false when the search must stop.
+func (c *core) matchByLine(buf []byte) (bool, error) {
+	if c.s.cfg.Passthru {
+		return c.matchByLineSlow(buf)
+	}
+	for c.pos < len(buf) {
+		if c.s.cfg.Invert {
+			ok, err := c.matchByLineInvert(buf)
+			if !ok || err != nil {
+				return false, err
+			}
+			continue
+		}
+		s, e, found := c.findLine(buf)
+		if !found {
+			break
+		}
+		if c.maxContext() > 0 {
+			if ok, err := c.afterContextByLine(buf, s); !ok || err != nil {
+				return false, err
+			}
+			if ok, err := c.beforeContextByLine(buf, s); !ok || err != nil {
+				return false, err
+			}
+		}
+		c.pos = e
+		if ok, err := c.sinkMatched(buf, s, e); !ok || err != nil {
+			return false, err
+		}
+	}
+	if ok, err := c.afterContextByLine(buf, len(buf)); !ok || err != nil {
+		return false, err
+	}
+	c.pos = len(buf)
+	return true, nil
+}
+
+func (c *core) matchByLineInvert(buf []byte) (bool, error) {
+	start := c.pos
+	var end int
+	if s, e, found := c.findLine(buf); found {
+		end = s
+		c.pos = e
+	} else {
+		end = len(buf)
+		c.pos = end
+	}
+	if start >= end {
+		return true, nil
+	}
+	if ok, err := c.afterContextByLine(buf, start); !ok || err != nil {
+		return false, err
+	}
+	if ok, err := c.beforeContextByLine(buf, start); !ok || err != nil {
+		return false, err
+	}
+	for ls := start; ls < end; {
+		le := lineEnd(buf, ls, end, c.term())
+		if ok, err := c.sinkMatched(buf, ls, le); !ok || err != nil {
+			return false, err
+		}
+		ls = le
+	}
+	return true, nil
+}
+
+// matchByLineSlow tests every line; used for --passthru.
+func (c *core) matchByLineSlow(buf []byte) (bool, error) {
+	for c.pos < len(buf) {
+		ls := c.pos
+		le := lineEnd(buf, ls, len(buf), c.term())
+		matched := c.s.m.IsMatch(c.withoutTerminator(buf[ls:le]))
+		c.pos = le
+		if matched != c.s.cfg.Invert {
+			if ok, err := c.beforeContextByLine(buf, ls); !ok || err != nil {
+				return false, err
+			}
+			if ok, err := c.sinkMatched(buf, ls, le); !ok || err != nil {
+				return false, err
+			}
+		} else if c.afterLeft >= 1 {
+			if ok, err := c.sinkContext(buf, ls, le, ContextAfter); !ok || err != nil {
+				return false, err
+			}
+		} else if c.s.cfg.Passthru {
+			if ok, err := c.sinkContext(buf, ls, le, ContextOther); !ok || err != nil {
+				return false, err
+			}
+		}
+	}
+	return true, nil
+}
+
+// lineEnd returns the end of the line starting at start (after its
+// terminator), bounded by limit.
+func lineEnd(buf []byte, start, limit int, term byte) int {
+	if i := bytes.IndexByte(buf[start:limit], term); i >= 0 {
+		return start + i + 1
+	}
+	return limit
+}
+
+// preceding returns the start of the line that lies count lines before the
+// last line of buf (grep-searcher's lines::preceding).
+func preceding(buf []byte, term byte, count int) int {
+	pos := len(buf)
+	if pos == 0 {
+		return 0
+	}
+	if buf[pos-1] == term {
+		pos--
+	}
+	for {
+		i := bytes.LastIndexByte(buf[:pos], term)
+		if i < 0 {
+			return 0
+		}
+		if count == 0 {
+			return i + 1
+		}
+		if i == 0 {
+			return 0
+		}
+		count--
+		pos = i
+	}
+}
+
+// locate widens [start,end) to whole lines.
+func locate(buf []byte, term byte, start, end int) (int, int) {
+	ls := bytes.LastIndexByte(buf[:start], term) + 1
+	var le int
+	if end > ls && buf[end-1] == term {
+		le = end
+	} else if i := bytes.IndexByte(buf[end:], term); i >= 0 {
+		le = end + i + 1
+	} else {
+		le = len(buf)
+	}
+	return ls, le
+}
+
+// SearchSlice searches an input held whole in memory (a memory map or a
+// multiline read): NUL detection looks at the first BufferCapacity bytes
+// and at every reported line, and NULs are not converted.
+func (s *Searcher) SearchSlice(data []byte, sink Sink) error {
+	c := s.newCore(sink, true)
+	keepGoing := true
+	stop, err := c.detectBinary(data, 0, min(len(data), BufferCapacity))
+	if err != nil {
+		return err
+	}
+	if !stop {
+		if s.cfg.Multiline {
+			err = c.multiline(data)
+		} else {
+			for c.pos < len(data) && keepGoing {
+				keepGoing, err = c.matchByLine(data)
+				if err != nil {
+					break
+				}
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	count := int64(len(data))
+	if c.binaryOffset >= 0 && s.cfg.Binary == BinaryQuit {
+		count = c.binaryOffset
+	}
+	return sink.Finish(s, &Finish{ByteCount: count, BinaryOffset: c.binaryOffset})
+}
+
+// multiline finds matches that may span lines and reports each group of
+// adjacent matching lines once.
+func (c *core) multiline(data []byte) error {
+	term := c.term()
+	haveLast := false
+	var lastS, lastE int
+	flush := func(ls, le int) (bool, error) {
+		if ls >= le {
+			return false, nil
+		}
+		if c.s.cfg.Passthru {
+			if ok, err := c.otherContextByLine(data, ls); !ok || err != nil {
+				return false, err
+			}
+		} else {
+			if ok, err := c.afterContextByLine(data, ls); !ok || err != nil {
+				return false, err
+			}
+			if ok, err := c.beforeContextByLine(data, ls); !ok || err != nil {
+				return false, err
+			}
+		}
+		return c.sinkMatched(data, ls, le)
+	}
+	advance := func(s, e int) {
+		c.pos = e
+		if s == e && c.pos < len(data) {
+			c.pos++
+		}
+	}
+	keepGoing := true
+	for c.pos < len(data) && keepGoing {
+		if c.s.cfg.Invert {
+			start := c.pos
+			var end int
+			if ms, me, ok := c.s.m.Find(data[c.pos:]); ok {
+				ls, le := locate(data, term, c.pos+ms, c.pos+me)
+				end = ls
+				advance(ls, le)
+			} else {
+				end = len(data)
+				c.pos = end
+			}
+			if start >= end {
+				continue
+			}
+			if ok, err := c.afterContextByLine(data, start); !ok || err != nil {
+				return err
+			}
+			if ok, err := c.beforeContextByLine(data, start); !ok || err != nil {
+				return err
+			}
+			for ls := start; ls < end; {
+				le := lineEnd(data, ls, end, term)
+				if ok, err := c.sinkMatched(data, ls, le); !ok || err != nil {
+					return err
+				}
+				ls = le
+			}
+			continue
+		}
+		ms, me, ok := c.s.m.Find(data[c.pos:])
+		if !ok {
+			c.pos = len(data)
+			break
+		}
+		ms, me = ms+c.pos, me+c.pos
+		advance(ms, me)
+		ls, le := locate(data, term, ms, me)
+		if !haveLast {
+			haveLast, lastS, lastE = true, ls, le
+			continue
+		}
+		if lastE >= ls {
+			lastE = le
+			continue
+		}
+		var err error
+		keepGoing, err = flush(lastS, lastE)
+		if err != nil {
+			return err
+		}
+		lastS, lastE = ls, le
+	}
+	if keepGoing && haveLast {
+		var err error
+		keepGoing, err = flush(lastS, lastE)
+		if err != nil {
+			return err
+		}
+	}
+	if keepGoing {
+		if c.s.cfg.Passthru {
+			_, err := c.otherContextByLine(data, len(data))
+			return err
+		}
+		_, err := c.afterContextByLine(data, len(data))
+		return err
+	}
+	return nil
+}
+
+// SearchReader searches a stream through a rolling buffer, as rg does for
+// files it does not memory-map and for stdin. In quit mode the buffer that
+// holds the first NUL is not searched; in convert mode NULs become line
+// terminators.
+func (s *Searcher) SearchReader(r io.Reader, sink Sink) error {
+	c := s.newCore(sink, false)
+	lb := lineBuffer{r: r, term: s.cfg.LineTerm, binary: s.cfg.Binary, peek: s.cfg.BOMPeek, binaryOffset: -1}
+	if cap(s.buf) < BufferCapacity {
+		s.buf = make([]byte, BufferCapacity)
+	}
+	lb.buf = s.buf[:cap(s.buf)]
+	var err error
+	for {
+		var more bool
+		more, err = c.fillReader(&lb)
+		if err != nil || !more {
+			break
+		}
+		var keep bool
+		keep, err = c.matchByLine(lb.buffer())
+		if err != nil || !keep {
+			break
+		}
+	}
+	s.buf = lb.buf // keep a grown buffer for the next file
+	if err != nil {
+		return err
+	}
+	return sink.Finish(s, &Finish{ByteCount: lb.absOffset + int64(lb.pos), BinaryOffset: lb.binaryOffset})
+}
+
+// fillReader is ReadByLine::fill.
+func (c *core) fillReader(lb *lineBuffer) (bool, error) {
+	alreadyBinary := lb.binaryOffset >= 0
+	oldLen := len(lb.buffer())
+	consumed := c.roll(lb.buffer())
+	lb.consume(consumed)
+	didRead, err := lb.fill()
+	if err != nil {
+		return false, err
+	}
+	if !alreadyBinary && lb.binaryOffset >= 0 {
+		ok, err := c.sink.BinaryData(c.s, lb.binaryOffset)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	if !didRead || (lb.binaryOffset >= 0 && c.s.cfg.Binary == BinaryQuit) {
+		return false, nil
+	}
+	if consumed == 0 && oldLen == len(lb.buffer()) {
+		lb.consume(oldLen)
+		return false, nil
+	}
+	return true, nil
+}
+
+// lineBuffer is grep-searcher's LineBuffer: a buffer of complete lines over
+// a reader, rolled and refilled, growing only for lines longer than it.
+type lineBuffer struct {
+	r            io.Reader
+	buf          []byte
+	pos          int // start of unconsumed data
+	lastTerm     int // end of the last complete line
+	end          int // end of data read
+	absOffset    int64
+	eof          bool
+	term         byte
+	binary       BinaryMode
+	binaryOffset int64
+	peek         bool // first read limited to 3 bytes
+	reads        int
+}
+
+func (lb *lineBuffer) buffer() []byte { return lb.buf[lb.pos:lb.lastTerm] }
+
+func (lb *lineBuffer) consume(n int) { lb.pos += n }
+
+func (lb *lineBuffer) roll() {
+	if lb.pos == 0 {
+		return
+	}
+	n := copy(lb.buf, lb.buf[lb.pos:lb.end])
+	lb.absOffset += int64(lb.pos)
+	lb.lastTerm -= lb.pos
+	lb.end = n
+	lb.pos = 0
+}
+
+func (lb *lineBuffer) fill() (bool, error) {
+	if lb.eof {
+		return false, nil
+	}
+	lb.roll()
+	for {
+		if lb.end == len(lb.buf) {
+			nb := make([]byte, 2*len(lb.buf))
+			copy(nb, lb.buf[:lb.end])
+			lb.buf = nb
+		}
+		free := lb.buf[lb.end:]
+		if lb.peek && lb.reads == 0 && len(free) > 3 {
+			free = free[:3]
+		}
+		lb.reads++
+		n, err := readSome(lb.r, free)
+		if err != nil {
+			return false, err
+		}
+		if n == 0 {
+			lb.lastTerm = lb.end
+			lb.eof = true
+			return lb.pos < lb.lastTerm, nil
+		}
+		oldEnd := lb.end
+		lb.end += n
+		newBytes := lb.buf[oldEnd:lb.end]
+		switch lb.binary {
+		case BinaryQuit:
+			if i := bytes.IndexByte(newBytes, 0); i >= 0 {
+				lb.end = oldEnd + i
+				lb.lastTerm = lb.end
+				lb.binaryOffset = lb.absOffset + int64(lb.end)
+				return lb.pos < lb.end, nil
+			}
+		case BinaryConvert:
+			if i := bytes.IndexByte(newBytes, 0); i >= 0 {
+				if lb.binaryOffset < 0 {
+					lb.binaryOffset = lb.absOffset + int64(oldEnd+i)
+				}
+				for j := i; j < len(newBytes); j++ {
+					if newBytes[j] == 0 {
+						newBytes[j] = lb.term
+					}
+				}
+			}
+		}
+		if i := bytes.LastIndexByte(newBytes, lb.term); i >= 0 {
+			lb.lastTerm = oldEnd + i + 1
+			return true, nil
+		}
+	}
+}
+
+// readSome reads once, retrying on zero-byte reads that are not EOF.
+func readSome(r io.Reader, p []byte) (int, error) {
+	for {
+		n, err := r.Read(p)
+		if n > 0 {
+			return n, nil
+		}
+		if err == io.EOF {
+			return 0, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+}
