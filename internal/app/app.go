@@ -79,6 +79,8 @@ type run struct {
 	errored atomic.Bool
 	matched atomic.Bool
 	quit    atomic.Bool
+	// quitSearch stops searching (not walking) after -q found a match.
+	quitSearch atomic.Bool
 
 	statsMu sync.Mutex
 	stats   printer.Stats
@@ -413,6 +415,11 @@ func (r *run) search(wopts walker.Options, eng *engine) error {
 		if r.quit.Load() {
 			return false
 		}
+		if r.quitSearch.Load() {
+			// -q found a match: search no more, but let the walk report
+			// the remaining paths' errors as rg does.
+			return true
+		}
 		w := pool.Get().(*worker)
 		defer pool.Put(w)
 		s := w.implicit
@@ -424,10 +431,15 @@ func (r *run) search(wopts walker.Options, eng *engine) error {
 			r.message("%s: %s", r.displayPath(e), err)
 			return !r.quit.Load()
 		}
-		if w.p.MatchCount() > 0 {
+		hasMatch := w.p.MatchCount() > 0
+		if cfg.Summary == cli.SummaryPathWithoutMatch {
+			// rg 13 reports success when it printed a path.
+			hasMatch = !hasMatch
+		}
+		if hasMatch {
 			r.matched.Store(true)
-			if cfg.Quiet {
-				r.quit.Store(true)
+			if cfg.Quiet && !cfg.Stats {
+				r.quitSearch.Store(true)
 			}
 		}
 		if cfg.Stats {
@@ -444,7 +456,7 @@ func (r *run) search(wopts walker.Options, eng *engine) error {
 	if cfg.Stats {
 		r.outMu.Lock()
 		defer r.outMu.Unlock()
-		if cfg.Output == cli.OutputJSON {
+		if cfg.Output == cli.OutputJSON || cfg.Args.Has("json") {
 			return printer.WriteJSONSummary(r.out, &r.stats, time.Since(r.start))
 		}
 		if cfg.Summary != cli.SummaryPathWithMatch && cfg.Summary != cli.SummaryPathWithoutMatch {

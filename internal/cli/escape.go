@@ -9,7 +9,7 @@ import (
 // Unescape interprets the escapes rg accepts in separators and similar
 // arguments: \t \n \r \\ \0 and \xHH. Anything else is kept literally.
 func Unescape(s string) []byte {
-	var out []byte
+	out := []byte{}
 	for i := 0; i < len(s); i++ {
 		ch := s[i]
 		if ch != '\\' || i+1 >= len(s) {

@@ -127,10 +127,17 @@ func TestDecompressThenDecode(t *testing.T) {
 	}
 }
 
-// TestDecompressErrors checks each decompressor's wording for damaged
-// input against what the tool rg runs prints (observed with rg 13 on
-// Debian 12).
-func TestDecompressErrors(t *testing.T) {
+// decompressErrorCase is damaged input for one decompressor and the
+// message its tool prints (observed through rg 13 on Debian 12).
+type decompressErrorCase struct {
+	name string
+	file string
+	data []byte
+	want string // "" = no error
+}
+
+// decompressErrorCases builds the damaged inputs from the fixtures.
+func decompressErrorCases(t *testing.T) []decompressErrorCase {
 	fx := func(name string) []byte { return readFixture(t, name) }
 	cut := func(b []byte, n int) []byte { return append([]byte(nil), b[:n]...) }
 	with := func(b []byte, tail string) []byte { return append(append([]byte(nil), b...), tail...) }
@@ -147,12 +154,7 @@ func TestDecompressErrors(t *testing.T) {
 	bz2Tail := "\n\tInput file = x.bz2, output file = (stdout)\n\nIt is possible that the compressed file(s) have become corrupted.\n" +
 		"You can use the -tvv option to test integrity of such files.\n\n" +
 		"You can use the `bzip2recover' program to attempt to recover\ndata from undamaged sections of corrupted files."
-	tests := []struct {
-		name string
-		file string
-		data []byte
-		want string // "" = no error
-	}{
+	return []decompressErrorCase{
 		{"gzip empty", "x.gz", nil, "gzip: x.gz: unexpected end of file"},
 		{"gzip not gzip", "x.gz", []byte("garbage\n"), "gzip: x.gz: not in gzip format"},
 		{"gzip truncated", "x.gz", cut(gz, 20), "gzip: x.gz: unexpected end of file"},
@@ -195,7 +197,11 @@ func TestDecompressErrors(t *testing.T) {
 		{"zstd garbage after", "x.zst", with(zs, "garbage"), "zstd: x.zst: unsupported format"},
 		{"zstd zeros after", "x.zst", with(zs, "\x00\x00\x00\x00\x00\x00\x00\x00"), "zstd: x.zst: unsupported format"},
 	}
-	for _, tt := range tests {
+}
+
+// TestDecompressErrors checks each decompressor's wording for damaged input.
+func TestDecompressErrors(t *testing.T) {
+	for _, tt := range decompressErrorCases(t) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := decodeAll(tt.file, tt.data, Options{SearchZip: true})
 			checkToolError(t, err, tt.want)

@@ -83,7 +83,9 @@ func (w *out) write(b []byte)       { w.buf.Write(b) }
 func (w *out) writeString(s string) { w.buf.WriteString(s) }
 
 func (w *out) writeSpec(spec Spec, b []byte) {
-	if !w.opts.Color || spec.IsNone() {
+	// termcolor resets before and after every coloured field, even when the
+	// spec itself holds no colour.
+	if !w.opts.Color {
 		w.buf.Write(b)
 		return
 	}

@@ -189,13 +189,13 @@ func (p *Standard) sink(s *search.Searcher, bytes []byte, absOffset int64, lineN
 				le := lineEndIn(bytes, ls, term)
 				p.writePrelude(off, lineNo, i, 0, isCtx)
 				off += int64(le - ls)
-				p.writeLine(bytes[ls:le], isCtx, len(original))
+				p.writeLine(bytes[ls:le], nil, isCtx, len(original))
 				ls = le
 			}
 			return
 		}
 		p.writePrelude(absOffset, lineNo, 0, 0, isCtx)
-		p.writeLine(bytes, isCtx, len(original))
+		p.writeLine(bytes, nil, isCtx, len(original))
 		return
 	}
 	if multi {
@@ -380,10 +380,10 @@ func (p *Standard) exceeds(line []byte) bool {
 	return p.opts().MaxColumns > 0 && len(line) > p.opts().MaxColumns
 }
 
-func (p *Standard) writeLine(line []byte, isCtx bool, nOrig int) {
+func (p *Standard) writeLine(line []byte, matches []Range, isCtx bool, nOrig int) {
 	if p.exceeds(line) {
 		zero := 0
-		p.writeExceeded(line, Range{0, len(line)}, nil, &zero, isCtx, nOrig)
+		p.writeExceeded(line, Range{0, len(line)}, matches, &zero, isCtx, nOrig)
 		return
 	}
 	p.writeTrim(line)
@@ -417,7 +417,7 @@ func lenTerm(p *Standard, line []byte) int {
 
 func (p *Standard) writeColoredLine(matches []Range, b []byte, isCtx bool, nOrig int) {
 	if !p.opts().Color || p.opts().Colors.Match.IsNone() {
-		p.writeLine(b, isCtx, nOrig)
+		p.writeLine(b, matches, isCtx, nOrig)
 		return
 	}
 	line := Range{0, len(b)}
