@@ -1,0 +1,147 @@
+package app
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// writeTree creates files (path → content) under a new temp dir.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, c := range files {
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+var elapsedRE = regexp.MustCompile(`"elapsed(_total)?":\{[^}]*\}`)
+
+// normalize drops timing fields, which differ between any two runs.
+func normalize(b []byte) string {
+	return elapsedRE.ReplaceAllString(string(b), `"elapsed":T`)
+}
+
+type result struct {
+	code   int
+	stdout string
+	stderr bool
+}
+
+func runEvgrep(t *testing.T, dir string, args []string, stdin string) result {
+	t.Helper()
+	in, err := os.CreateTemp(t.TempDir(), "stdin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.WriteString(stdin)
+	in.Seek(0, 0)
+	defer in.Close()
+	old, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(old)
+	var out, errb bytes.Buffer
+	code := Main(args, in, &out, &errb)
+	return result{code, normalize(out.Bytes()), errb.Len() > 0}
+}
+
+func runRG(t *testing.T, rg, dir string, args []string, stdin string) result {
+	t.Helper()
+	cmd := exec.Command(rg, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "RIPGREP_CONFIG_PATH=")
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{code, normalize(out.Bytes()), errb.Len() > 0}
+}
+
+// TestDifferentialAgainstRG runs the same arguments through rg and evgrep
+// on one tree and compares exit code, stdout bytes and whether anything
+// went to stderr. Every case sorts (or searches one file) so that the
+// order of files is deterministic. Skipped when rg is not installed.
+func TestDifferentialAgainstRG(t *testing.T) {
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		t.Skip("rg not installed")
+	}
+	root := writeTree(t, map[string]string{
+		".gitignore":         "ignored.txt\n*.log\n",
+		"ignored.txt":        "needle in an ignored file\n",
+		"app.log":            "needle in a log\n",
+		".hidden/secret.go":  "package secret // needle\n",
+		"src/main.go":        "package main\n\nfunc main() {\n\tprintln(\"Needle\")\n\t// needle again needle\n}\n",
+		"src/lib/util.go":    "package lib\n\n// NEEDLE shouting\nfunc Util() int { return 42 }\n",
+		"docs/readme.md":     "# Title\nneedle in docs\n\nmore text\n",
+		"mixed/grüße.txt":    "Grüße aus Köln: nadel ÄÖÜ äöü Straße STRASSE\n",
+		"mixed/greek.txt":    "αβγ Δέλτα δέλτα\nσοφία ΣΟΦΊΑ\n",
+		"bin/data.bin":       "needle\x00binary\n",
+		"invalid/latin1.txt": "caf\xe9 needle \xff\xfe\n",
+		"long/line.txt":      strings.Repeat("x", 3000) + " needle " + strings.Repeat("y", 3000) + "\n",
+	})
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	outside := t.TempDir() // the search root is given as an absolute path outside the cwd
+	cases := []struct {
+		name  string
+		args  []string
+		stdin string
+		dir   string
+	}{
+		{name: "plain", args: []string{"--sort", "path", "needle"}},
+		{name: "signal grep json", args: []string{"--no-config", "--json", "--line-number", "--color=never", "--no-heading", "--hidden", "--sort", "path", "needle", root}, dir: outside},
+		{name: "signal grep files", args: []string{"--no-config", "--files", "--null", "--hidden", "--sort", "path", root}, dir: outside},
+		{name: "globs", args: []string{"--sort", "path", "--glob", "!*.md", "--iglob", "*.GO", "-n", "needle"}},
+		{name: "fixed ignore-case", args: []string{"--sort", "path", "--fixed-strings", "--ignore-case", "-n", "needle"}},
+		{name: "case-sensitive", args: []string{"--sort", "path", "--case-sensitive", "Needle"}},
+		{name: "smart-case lower", args: []string{"--sort", "path", "--smart-case", "needle"}},
+		{name: "smart-case upper", args: []string{"--sort", "path", "--smart-case", "NEEDLE"}},
+		{name: "no-ignore", args: []string{"--sort", "path", "--no-ignore", "needle"}},
+		{name: "no-ignore-parent", args: []string{"--sort", "path", "--no-ignore-parent", "needle", "src"}},
+		{name: "stdin encoding none", args: []string{"--no-config", "--json", "--encoding", "none", "needle", "-"}, stdin: "a needle\nnone\n\xff needle\n"},
+		{name: "stdin dash", args: []string{"-n", "needle", "-"}, stdin: "x\nneedle\n"},
+		{name: "unicode class", args: []string{"--sort", "path", "-o", `\w+ße`, "mixed"}},
+		{name: "unicode case fold", args: []string{"--sort", "path", "-i", "δέλτα", "mixed"}},
+		{name: "invalid utf8 line", args: []string{"--sort", "path", "--json", "needle", "invalid"}},
+		{name: "binary walked", args: []string{"--sort", "path", "needle", "bin", "src"}},
+		{name: "binary named", args: []string{"needle", "bin/data.bin"}},
+		{name: "long line", args: []string{"--sort", "path", "-M", "100", "needle", "long"}},
+		{name: "count", args: []string{"--sort", "path", "-c", "needle"}},
+		{name: "context", args: []string{"--sort", "path", "-C1", "-n", "needle", "src"}},
+		{name: "missing path", args: []string{"needle", "does-not-exist"}},
+		{name: "bad regex", args: []string{"needle("}},
+		{name: "no match", args: []string{"--sort", "path", "zzzznotthere"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := root
+			if tc.dir != "" {
+				dir = tc.dir
+			}
+			want := runRG(t, rg, dir, tc.args, tc.stdin)
+			got := runEvgrep(t, dir, tc.args, tc.stdin)
+			if got != want {
+				t.Errorf("rg %q\n got: code=%d stderr=%v\n%s\nwant: code=%d stderr=%v\n%s", tc.args, got.code, got.stderr, got.stdout, want.code, want.stderr, want.stdout)
+			}
+		})
+	}
+}
