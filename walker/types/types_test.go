@@ -273,7 +273,7 @@ func TestMatchAgainstRG(t *testing.T) {
 		"LICENSE-MIT", "COPYING", "README", "README.md", "foo.h", "foo.H", "bar.hpp", "noext", "a.rs.", "Dockerfile",
 		"x.Dockerfile", "build.gradle", "a.cc.in", "z.sh", "q.py", "q.pyi", "t.txt", "m.1", "m.3x"}
 	for _, n := range names {
-		if err := writeFile(dir+"/"+n); err != nil {
+		if err := writeFile(dir + "/" + n); err != nil {
 			t.Fatal(err)
 		}
 	}
