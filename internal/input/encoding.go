@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"io"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/transform"
@@ -40,11 +43,12 @@ func ValidateEncoding(label string) error {
 type codecKind int
 
 const (
-	codecRaw     codecKind = iota // bytes pass through untouched
-	codecUTF8                     // WHATWG UTF-8 decoding: invalid bytes become U+FFFD
-	codecUTF16LE                  // UTF-16LE to UTF-8
-	codecUTF16BE                  // UTF-16BE to UTF-8
-	codecLegacy                   // a golang.org/x/text decoder
+	codecRaw        codecKind = iota // bytes pass through untouched
+	codecUTF8                        // WHATWG UTF-8 decoding: invalid bytes become U+FFFD
+	codecUTF16LE                     // UTF-16LE to UTF-8
+	codecUTF16BE                     // UTF-16BE to UTF-8
+	codecSingleByte                  // a single-byte table (Encoding Standard index)
+	codecLegacy                      // a golang.org/x/text decoder
 )
 
 // decoding is a resolved Options.Encoding.
@@ -52,6 +56,10 @@ type decoding struct {
 	sniff  bool              // sniff (and strip) a byte-order mark
 	kind   codecKind         // the codec used when no UTF-16 BOM overrides it
 	legacy encoding.Encoding // the decoder for codecLegacy
+	single *[256]rune        // the table for codecSingleByte
+	// dropLead: a lead byte left alone at the end of the stream vanishes
+	// (rg 13 does so for EUC-KR and Big5) instead of becoming U+FFFD.
+	dropLead bool
 }
 
 // resolveEncoding turns an Options.Encoding value into a decoding.
@@ -80,6 +88,15 @@ func resolveEncoding(label string) (decoding, error) {
 		d.kind, d.legacy = codecLegacy, simplifiedchinese.GB18030
 	default:
 		d.kind, d.legacy = codecLegacy, enc
+		d.dropLead = name == "euc-kr" || name == "big5"
+		if name == "iso-8859-8-i" {
+			// Logical-order Hebrew decodes exactly as ISO-8859-8;
+			// x/text wraps it in a type of its own.
+			enc = charmap.ISO8859_8
+		}
+		if cm, ok := enc.(*charmap.Charmap); ok {
+			d.kind, d.single = codecSingleByte, singleByteTable(name, cm)
+		}
 	}
 	return d, nil
 }
@@ -219,13 +236,13 @@ func (d *decodeReader) Read(p []byte) (int, error) {
 	if kind == codecRaw {
 		d.next = in
 	} else {
-		d.next = transform.NewReader(in, newTransformer(kind, d.dec.legacy))
+		d.next = transform.NewReader(in, newTransformer(kind, d.dec))
 	}
 	return d.next.Read(p)
 }
 
 // newTransformer returns the decoder for kind.
-func newTransformer(kind codecKind, legacy encoding.Encoding) transform.Transformer {
+func newTransformer(kind codecKind, d decoding) transform.Transformer {
 	switch kind {
 	case codecUTF8:
 		return utf8Decoder{}
@@ -233,8 +250,13 @@ func newTransformer(kind codecKind, legacy encoding.Encoding) transform.Transfor
 		return utf16Decoder{bigEndian: false}
 	case codecUTF16BE:
 		return utf16Decoder{bigEndian: true}
+	case codecSingleByte:
+		return singleByteDecoder{table: d.single}
 	case codecLegacy:
-		return legacy.NewDecoder()
+		if d.dropLead {
+			return dropFinalLead{inner: d.legacy.NewDecoder()}
+		}
+		return d.legacy.NewDecoder()
 	}
 	return transform.Nop
 }
@@ -300,4 +322,75 @@ func lossyUTF8(s string) string {
 		return s
 	}
 	return out
+}
+
+// singleByteTables caches the decoding tables by canonical name.
+var singleByteTables sync.Map // string -> *[256]rune
+
+// singleByteTable returns the Encoding Standard's decoding table for a
+// single-byte encoding. golang.org/x/text's charmaps leave the bytes
+// 0x80-0x9F that their source tables do not define as U+FFFD, where the
+// Encoding Standard's indexes (and so encoding_rs) map them to the C1
+// control of the same value; everything else is x/text's mapping.
+func singleByteTable(name string, cm *charmap.Charmap) *[256]rune {
+	if t, ok := singleByteTables.Load(name); ok {
+		return t.(*[256]rune)
+	}
+	t := new([256]rune)
+	for b := 0; b < 256; b++ {
+		r := cm.DecodeByte(byte(b))
+		if r == utf8.RuneError && 0x80 <= b && b <= 0x9F {
+			r = rune(b)
+		}
+		t[b] = r
+	}
+	actual, _ := singleByteTables.LoadOrStore(name, t)
+	return actual.(*[256]rune)
+}
+
+// singleByteDecoder decodes with a 256-entry table.
+type singleByteDecoder struct{ table *[256]rune }
+
+// Reset implements transform.Transformer.
+func (singleByteDecoder) Reset() {}
+
+// Transform implements transform.Transformer.
+func (s singleByteDecoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
+	for ; nSrc < len(src); nSrc++ {
+		c := src[nSrc]
+		if c < utf8.RuneSelf {
+			if nDst >= len(dst) {
+				return nDst, nSrc, transform.ErrShortDst
+			}
+			dst[nDst] = c
+			nDst++
+			continue
+		}
+		r := s.table[c]
+		if nDst+utf8.RuneLen(r) > len(dst) {
+			return nDst, nSrc, transform.ErrShortDst
+		}
+		nDst += utf8.EncodeRune(dst[nDst:], r)
+	}
+	return nDst, nSrc, nil
+}
+
+// dropFinalLead wraps a stateless x/text decoder so that a single
+// non-ASCII byte left undecoded at the end of the stream is dropped.
+type dropFinalLead struct{ inner transform.Transformer }
+
+// Reset implements transform.Transformer.
+func (d dropFinalLead) Reset() { d.inner.Reset() }
+
+// Transform implements transform.Transformer.
+func (d dropFinalLead) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
+	nDst, nSrc, err = d.inner.Transform(dst, src, false)
+	if err != transform.ErrShortSrc || !atEOF {
+		return nDst, nSrc, err
+	}
+	if len(src)-nSrc == 1 && src[nSrc] >= utf8.RuneSelf {
+		return nDst, len(src), nil
+	}
+	n, m, err := d.inner.Transform(dst[nDst:], src[nSrc:], true)
+	return nDst + n, nSrc + m, err
 }
