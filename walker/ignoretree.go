@@ -145,9 +145,11 @@ func (r *rules) newNode(parent *dirNode, dir string, p presence, absParent bool,
 	if parent != nil {
 		n.absBase = parent.absBase
 	}
-	gitPresent := p.gitType != typeUnknown
-	if r.requireGit && (r.useGit || r.useExclude) {
-		n.hasGit = gitPresent
+	// ripgrep 13 notes .git whatever RequireGit says: without it, git
+	// files apply outside repositories too, but still not above a
+	// repository's top.
+	if r.useGit || r.useExclude {
+		n.hasGit = p.gitType != typeUnknown
 	}
 	if r.useCustom && p.rgignore {
 		n.custom = r.readIgnoreFile(dir, joinPath(dir, rgIgnoreName), r.ci, report)
@@ -159,7 +161,7 @@ func (r *rules) newNode(parent *dirNode, dir string, p presence, absParent bool,
 		n.git = r.readIgnoreFile(dir, joinPath(dir, gitIgnoreName), r.ci, report)
 	}
 	if r.useExclude {
-		gitIsFile := r.requireGit && (r.useGit || r.useExclude) && p.gitType == typeFile
+		gitIsFile := p.gitType == typeFile
 		if common, ok := gitCommonDir(dir, gitIsFile); ok {
 			n.exclude = r.readIgnoreFile(dir, joinPath(common, excludeName), r.ci, report)
 		}
@@ -263,7 +265,7 @@ func (r *rules) parentsOf(root string) *dirNode {
 		n := r.newNode(node, d, presenceFromStat(d), true, r.onError)
 		n.absBase = absBase
 		_, err := os.Stat(joinPath(d, gitDirName))
-		n.hasGit = r.requireGit && r.useGit && err == nil
+		n.hasGit = r.useGit && err == nil
 		n.anyGit = n.hasGit || (node != nil && node.anyGit)
 		r.parentCache[d] = n
 		node = n

@@ -205,7 +205,7 @@ func (w *walk) root(path string) (*dirWork, bool) {
 		w.emit(Entry{Path: path, Explicit: true, Mode: st.mode})
 		return nil, false
 	}
-	return &dirWork{path: path, parent: w.rules.parentsOf(path), rootDev: st.id.Dev}, true
+	return &dirWork{path: path, rootDev: st.id.Dev}, true
 }
 
 // childPath builds dir joined with name in s.buf and returns it as a new
@@ -348,6 +348,12 @@ func (w *walk) parallel(roots []string, threads int) {
 			q.items = append(q.items, wk)
 		}
 	}
+	// ripgrep's workers pop the last root first, and directories above
+	// the roots are cached with the base of the root that reached them
+	// first: build them in that order.
+	for i := len(q.items) - 1; i >= 0; i-- {
+		q.items[i].parent = w.rules.parentsOf(q.items[i].path)
+	}
 	var wg sync.WaitGroup
 	for range threads {
 		wg.Add(1)
@@ -455,6 +461,7 @@ func (w *walk) sequential(roots []string) {
 			return
 		}
 		if wk, ok := w.root(root); ok {
+			wk.parent = w.rules.parentsOf(wk.path)
 			w.sequentialDir(s, wk)
 		}
 	}
