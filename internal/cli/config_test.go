@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestOverrides checks clap's "last one wins" rules between named flags,
+// each of which was confirmed against rg 13.
+func TestOverrides(t *testing.T) {
+	cases := []struct {
+		args []string
+		get  func(*Config) any
+		want any
+	}{
+		{[]string{"-A1", "-C2", "x"}, func(c *Config) any { return [2]int{c.BeforeContext, c.AfterContext} }, [2]int{2, 2}},
+		{[]string{"-C2", "-A1", "x"}, func(c *Config) any { return [2]int{c.BeforeContext, c.AfterContext} }, [2]int{0, 1}},
+		{[]string{"-B1", "-C0", "x"}, func(c *Config) any { return [2]int{c.BeforeContext, c.AfterContext} }, [2]int{0, 0}},
+		{[]string{"--passthru", "-A1", "x"}, func(c *Config) any { return c.Passthru }, false},
+		{[]string{"-i", "-s", "x"}, func(c *Config) any { return c.IgnoreCase }, false},
+		{[]string{"-s", "-i", "x"}, func(c *Config) any { return c.IgnoreCase }, true},
+		{[]string{"-i", "-S", "x"}, func(c *Config) any { return [2]bool{c.IgnoreCase, c.SmartCase} }, [2]bool{false, true}},
+		{[]string{"-c", "--count-matches", "x"}, func(c *Config) any { return c.Summary }, SummaryCountMatches},
+		{[]string{"--count-matches", "-c", "x"}, func(c *Config) any { return c.Summary }, SummaryCount},
+		{[]string{"-o", "-c", "x"}, func(c *Config) any { return c.Summary }, SummaryCountMatches},
+		{[]string{"-l", "--files-without-match", "x"}, func(c *Config) any { return c.Summary }, SummaryPathWithoutMatch},
+		{[]string{"-n", "-N", "x", "f"}, func(c *Config) any { return c.LineNumber }, false},
+		{[]string{"--column", "x", "f"}, func(c *Config) any { return c.LineNumber }, true},
+		{[]string{"-w", "-x", "x"}, func(c *Config) any { return [2]bool{c.Word, c.Line} }, [2]bool{false, true}},
+		{[]string{"-uuu", "x"}, func(c *Config) any { return [3]bool{c.NoIgnoreVCS, c.Hidden, c.BinaryImplicit == BinaryConvert} }, [3]bool{true, true, true}},
+		{[]string{"-e", "-foo", "-e=bar", "path"}, func(c *Config) any { return c.Patterns }, []string{"-foo", "bar"}},
+		{[]string{"-ebar", "--", "-notflag"}, func(c *Config) any { return c.Paths }, []string{"-notflag"}},
+		{[]string{"--files", "dir"}, func(c *Config) any { return c.Paths }, []string{"dir"}},
+		{[]string{"-j1", "--sort", "path", "x"}, func(c *Config) any { return [2]any{c.Threads, c.Sort} }, [2]any{1, "path"}},
+		{[]string{"--sort", "path", "--sortr", "modified", "x"}, func(c *Config) any { return [2]any{c.Sort, c.SortReverse} }, [2]any{"modified", true}},
+		{[]string{"--max-filesize", "2K", "x"}, func(c *Config) any { return c.MaxFilesize }, int64(2048)},
+		{[]string{"--context-separator", "", "-A1", "x"}, func(c *Config) any { return c.ContextSeparator != nil }, true},
+		{[]string{"--no-context-separator", "-A1", "x"}, func(c *Config) any { return c.ContextSeparator == nil }, true},
+		{[]string{"-g", "a", "--iglob", "B", "--glob-case-insensitive", "x"}, func(c *Config) any { return c.Globs }, []Glob{{"a", true}, {"B", true}}},
+	}
+	for _, tc := range cases {
+		c, err := Load(tc.args, Env{})
+		if err != nil {
+			t.Errorf("%q: %v", tc.args, err)
+			continue
+		}
+		if got := tc.get(c); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: got %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}
+
+// TestUsageErrors checks that what clap rejects is rejected.
+func TestUsageErrors(t *testing.T) {
+	cases := [][]string{
+		{},                        // no pattern
+		{"--nope", "x"},           // unknown flag
+		{"-c", "--json", "x"},     // conflict
+		{"--files", "-e", "x"},    // conflict
+		{"-A", "notanumber", "x"}, // bad number
+		{"--color", "sometimes", "x"},
+		{"-A"}, // missing value
+	}
+	for _, args := range cases {
+		if _, err := Load(args, Env{}); err == nil {
+			t.Errorf("%q: expected an error", args)
+		}
+	}
+}
+
+func TestUnescape(t *testing.T) {
+	cases := map[string]string{`a\tb`: "a\tb", `\x41\n`: "A\n", `\0`: "\x00", `\q`: `\q`, ``: ``, `\\`: `\`}
+	for in, want := range cases {
+		if got := string(Unescape(in)); got != want {
+			t.Errorf("Unescape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
