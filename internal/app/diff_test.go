@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"compress/gzip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -98,7 +99,18 @@ func TestDifferentialAgainstRG(t *testing.T) {
 		"bin/data.bin":       "needle\x00binary\n",
 		"invalid/latin1.txt": "caf\xe9 needle \xff\xfe\n",
 		"long/line.txt":      strings.Repeat("x", 3000) + " needle " + strings.Repeat("y", 3000) + "\n",
+		"utf16/le.txt":       "\xff\xfeh\x00i\x00 \x00n\x00e\x00e\x00d\x00l\x00e\x00\n\x00",
+		"utf16/be.txt":       "\xfe\xff\x00n\x00e\x00e\x00d\x00l\x00e\x00\n",
+		"utf8bom/f.txt":      "\xef\xbb\xbfneedle first\n",
 	})
+	// A gzip file, made by the standard library.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("zipped needle\nplain\n"))
+	zw.Close()
+	os.MkdirAll(filepath.Join(root, "zip"), 0o755)
+	os.WriteFile(filepath.Join(root, "zip", "a.txt.gz"), gz.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(root, "zip", "corrupt.gz"), []byte("\x1f\x8b\x08\x00garbage"), 0o644)
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	outside := t.TempDir() // the search root is given as an absolute path outside the cwd
 	cases := []struct {
@@ -127,6 +139,10 @@ func TestDifferentialAgainstRG(t *testing.T) {
 		{name: "long line", args: []string{"--sort", "path", "-M", "100", "needle", "long"}},
 		{name: "count", args: []string{"--sort", "path", "-c", "needle"}},
 		{name: "context", args: []string{"--sort", "path", "-C1", "-n", "needle", "src"}},
+		{name: "utf16 bom", args: []string{"--sort", "path", "-n", "needle", "utf16", "utf8bom"}},
+		{name: "utf16 bom json", args: []string{"--sort", "path", "--json", "needle", "utf16"}},
+		{name: "search zip", args: []string{"--sort", "path", "-z", "needle", "zip/a.txt.gz"}},
+		{name: "search zip walked", args: []string{"--sort", "path", "-z", "-c", "needle", "zip"}},
 		{name: "missing path", args: []string{"needle", "does-not-exist"}},
 		{name: "bad regex", args: []string{"needle("}},
 		{name: "no match", args: []string{"--sort", "path", "zzzznotthere"}},
