@@ -1,0 +1,471 @@
+package matcher
+
+import (
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// rng is an inclusive range of code points (or of bytes, in a byte class).
+type rng struct{ lo, hi rune }
+
+// charClass is a canonical (sorted, non-overlapping, non-adjacent) set of
+// ranges. A byte class holds values 0..255 that stand for raw bytes; a
+// Unicode class holds scalar values.
+type charClass struct {
+	bytes bool
+	r     []rng
+}
+
+const (
+	surrLo = 0xD800
+	surrHi = 0xDFFF
+)
+
+func (c *charClass) maxValue() rune {
+	if c.bytes {
+		return 0xFF
+	}
+	return unicode.MaxRune
+}
+
+func (c *charClass) add(lo, hi rune) { c.r = append(c.r, rng{lo, hi}) }
+
+// canon sorts and merges the ranges.
+func (c *charClass) canon() {
+	if len(c.r) < 2 {
+		return
+	}
+	sort.Slice(c.r, func(i, j int) bool { return c.r[i].lo < c.r[j].lo })
+	out := c.r[:1]
+	for _, x := range c.r[1:] {
+		last := &out[len(out)-1]
+		if x.lo <= last.hi+1 {
+			if x.hi > last.hi {
+				last.hi = x.hi
+			}
+			continue
+		}
+		out = append(out, x)
+	}
+	c.r = out
+}
+
+func (c *charClass) union(o *charClass) {
+	c.r = append(c.r, o.r...)
+	c.canon()
+}
+
+// negate complements the class; Unicode classes never contain surrogates.
+func (c *charClass) negate() {
+	c.canon()
+	var out []rng
+	next := rune(0)
+	for _, x := range c.r {
+		if x.lo > next {
+			out = append(out, rng{next, x.lo - 1})
+		}
+		next = x.hi + 1
+	}
+	if next <= c.maxValue() {
+		out = append(out, rng{next, c.maxValue()})
+	}
+	c.r = out
+	if !c.bytes {
+		c.difference(&charClass{r: []rng{{surrLo, surrHi}}})
+	}
+}
+
+func (c *charClass) intersect(o *charClass) {
+	c.canon()
+	var out []rng
+	i, j := 0, 0
+	for i < len(c.r) && j < len(o.r) {
+		lo := max(c.r[i].lo, o.r[j].lo)
+		hi := min(c.r[i].hi, o.r[j].hi)
+		if lo <= hi {
+			out = append(out, rng{lo, hi})
+		}
+		if c.r[i].hi < o.r[j].hi {
+			i++
+		} else {
+			j++
+		}
+	}
+	c.r = out
+}
+
+func (c *charClass) difference(o *charClass) {
+	neg := &charClass{bytes: c.bytes, r: append([]rng(nil), o.r...)}
+	neg.canon()
+	// Complement without the surrogate rule, then intersect.
+	var comp []rng
+	next := rune(0)
+	for _, x := range neg.r {
+		if x.lo > next {
+			comp = append(comp, rng{next, x.lo - 1})
+		}
+		next = x.hi + 1
+	}
+	if next <= unicode.MaxRune {
+		comp = append(comp, rng{next, unicode.MaxRune})
+	}
+	c.intersect(&charClass{r: comp})
+}
+
+func (c *charClass) symDiff(o *charClass) {
+	a := &charClass{bytes: c.bytes, r: append([]rng(nil), c.r...)}
+	a.difference(o)
+	b := &charClass{bytes: c.bytes, r: append([]rng(nil), o.r...)}
+	b.canon()
+	b.difference(c)
+	a.union(b)
+	c.r = a.r
+}
+
+func (c *charClass) contains(r rune) bool {
+	i := sort.Search(len(c.r), func(i int) bool { return c.r[i].hi >= r })
+	return i < len(c.r) && c.r[i].lo <= r
+}
+
+// size is the number of members (saturating).
+func (c *charClass) size() int {
+	n := 0
+	for _, x := range c.r {
+		n += int(x.hi-x.lo) + 1
+		if n > 1<<20 {
+			return n
+		}
+	}
+	return n
+}
+
+func (c *charClass) clone() *charClass {
+	return &charClass{bytes: c.bytes, r: append([]rng(nil), c.r...)}
+}
+
+// foldable lists every rune whose simple case folding orbit is not itself.
+var foldable = sync.OnceValue(func() []rune {
+	var out []rune
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if unicode.SimpleFold(r) != r {
+			out = append(out, r)
+		}
+	}
+	return out
+})
+
+// caseFold adds the simple case folding orbit of every member (Unicode
+// classes) or the other ASCII case (byte classes).
+func (c *charClass) caseFold() {
+	c.canon()
+	if c.bytes {
+		var add []rng
+		for _, x := range c.r {
+			if lo, hi := max(x.lo, 'a'), min(x.hi, 'z'); lo <= hi {
+				add = append(add, rng{lo - 32, hi - 32})
+			}
+			if lo, hi := max(x.lo, 'A'), min(x.hi, 'Z'); lo <= hi {
+				add = append(add, rng{lo + 32, hi + 32})
+			}
+		}
+		c.r = append(c.r, add...)
+		c.canon()
+		return
+	}
+	fl := foldable()
+	var add []rng
+	for _, x := range c.r {
+		i := sort.Search(len(fl), func(i int) bool { return fl[i] >= x.lo })
+		for ; i < len(fl) && fl[i] <= x.hi; i++ {
+			for f := unicode.SimpleFold(fl[i]); f != fl[i]; f = unicode.SimpleFold(f) {
+				add = append(add, rng{f, f})
+			}
+		}
+	}
+	c.r = append(c.r, add...)
+	c.canon()
+}
+
+// hasSimpleFold reports whether r has case variants.
+func hasSimpleFold(r rune) bool { return unicode.SimpleFold(r) != r }
+
+func tableClass(tabs ...*unicode.RangeTable) *charClass {
+	c := &charClass{}
+	for _, t := range tabs {
+		for _, r := range t.R16 {
+			if r.Stride == 1 {
+				c.add(rune(r.Lo), rune(r.Hi))
+				continue
+			}
+			for x := rune(r.Lo); x <= rune(r.Hi); x += rune(r.Stride) {
+				c.add(x, x)
+			}
+		}
+		for _, r := range t.R32 {
+			if r.Stride == 1 {
+				c.add(rune(r.Lo), rune(r.Hi))
+				continue
+			}
+			for x := rune(r.Lo); x <= rune(r.Hi); x += rune(r.Stride) {
+				c.add(x, x)
+			}
+		}
+	}
+	c.canon()
+	return c
+}
+
+var (
+	uniWordClass = sync.OnceValue(func() *charClass {
+		return tableClass(unicode.L, unicode.Nl, unicode.Other_Alphabetic, unicode.M, unicode.Nd, unicode.Pc, unicode.Join_Control)
+	})
+	uniDigitClass = sync.OnceValue(func() *charClass { return tableClass(unicode.Nd) })
+	uniSpaceClass = sync.OnceValue(func() *charClass { return tableClass(unicode.White_Space) })
+)
+
+// isUniWord reports whether r is a Unicode word character (Rust's \w).
+func isUniWord(r rune) bool {
+	if r < 0x80 {
+		return isASCIIWord(byte(r))
+	}
+	return uniWordClass().contains(r)
+}
+
+func isASCIIWord(b byte) bool {
+	return b == '_' || ('0' <= b && b <= '9') || ('a' <= b && b <= 'z') || ('A' <= b && b <= 'Z')
+}
+
+// perlClass returns \d, \s or \w, Unicode-aware or ASCII.
+func perlClass(kind byte, uni bool) *charClass {
+	if uni {
+		switch kind {
+		case 'd':
+			return uniDigitClass().clone()
+		case 's':
+			return uniSpaceClass().clone()
+		default:
+			return uniWordClass().clone()
+		}
+	}
+	switch kind {
+	case 'd':
+		return asciiClass("digit")
+	case 's':
+		return asciiClass("space")
+	default:
+		return asciiClass("word")
+	}
+}
+
+// asciiClass returns a POSIX class like [[:alpha:]] (ASCII only).
+func asciiClass(name string) *charClass {
+	c := &charClass{}
+	switch name {
+	case "alnum":
+		c.add('0', '9')
+		c.add('A', 'Z')
+		c.add('a', 'z')
+	case "alpha":
+		c.add('A', 'Z')
+		c.add('a', 'z')
+	case "ascii":
+		c.add(0, 0x7F)
+	case "blank":
+		c.add('\t', '\t')
+		c.add(' ', ' ')
+	case "cntrl":
+		c.add(0, 0x1F)
+		c.add(0x7F, 0x7F)
+	case "digit":
+		c.add('0', '9')
+	case "graph":
+		c.add('!', '~')
+	case "lower":
+		c.add('a', 'z')
+	case "print":
+		c.add(' ', '~')
+	case "punct":
+		c.add('!', '/')
+		c.add(':', '@')
+		c.add('[', '`')
+		c.add('{', '~')
+	case "space":
+		c.add('\t', '\r')
+		c.add(' ', ' ')
+	case "upper":
+		c.add('A', 'Z')
+	case "word":
+		c.add('0', '9')
+		c.add('A', 'Z')
+		c.add('_', '_')
+		c.add('a', 'z')
+	case "xdigit":
+		c.add('0', '9')
+		c.add('A', 'F')
+		c.add('a', 'f')
+	}
+	c.canon()
+	return c
+}
+
+// normalizeProp applies Unicode's loose matching (UAX44-LM3): case, spaces,
+// underscores and hyphens are ignored, and an "is" prefix is dropped.
+func normalizeProp(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == ' ' || r == '_' || r == '-' || unicode.IsSpace(r) {
+			continue
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	out := b.String()
+	if strings.HasPrefix(out, "is") && len(out) > 2 {
+		if _, ok := propIndex()[out[2:]]; ok {
+			return out[2:]
+		}
+	}
+	return out
+}
+
+type propKind uint8
+
+const (
+	propGC propKind = iota
+	propScript
+	propBinary
+)
+
+type propEntry struct {
+	kind propKind
+	get  func() *charClass
+}
+
+var gcLongNames = map[string]string{
+	"other": "C", "control": "Cc", "cntrl": "Cc", "format": "Cf", "unassigned": "Cn", "privateuse": "Co",
+	"surrogate": "Cs", "letter": "L", "casedletter": "LC", "lowercaseletter": "Ll", "modifierletter": "Lm",
+	"otherletter": "Lo", "titlecaseletter": "Lt", "uppercaseletter": "Lu", "mark": "M", "combiningmark": "M",
+	"spacingmark": "Mc", "enclosingmark": "Me", "nonspacingmark": "Mn", "number": "N", "decimalnumber": "Nd",
+	"digit": "Nd", "letternumber": "Nl", "othernumber": "No", "punctuation": "P", "punct": "P",
+	"connectorpunctuation": "Pc", "dashpunctuation": "Pd", "closepunctuation": "Pe", "finalpunctuation": "Pf",
+	"initialpunctuation": "Pi", "otherpunctuation": "Po", "openpunctuation": "Ps", "symbol": "S",
+	"currencysymbol": "Sc", "modifiersymbol": "Sk", "mathsymbol": "Sm", "othersymbol": "So", "separator": "Z",
+	"lineseparator": "Zl", "paragraphseparator": "Zp", "spaceseparator": "Zs",
+}
+
+// scriptAbbrevs maps common ISO 15924 codes to Go's script names.
+var scriptAbbrevs = map[string]string{
+	"arab": "Arabic", "armn": "Armenian", "beng": "Bengali", "bopo": "Bopomofo", "cyrl": "Cyrillic",
+	"deva": "Devanagari", "ethi": "Ethiopic", "geor": "Georgian", "grek": "Greek", "gujr": "Gujarati",
+	"guru": "Gurmukhi", "hang": "Hangul", "hani": "Han", "hebr": "Hebrew", "hira": "Hiragana",
+	"kana": "Katakana", "khmr": "Khmer", "knda": "Kannada", "laoo": "Lao", "latn": "Latin", "mlym": "Malayalam",
+	"mong": "Mongolian", "mymr": "Myanmar", "orya": "Oriya", "sinh": "Sinhala", "syrc": "Syriac", "taml": "Tamil",
+	"telu": "Telugu", "thaa": "Thaana", "thai": "Thai", "tibt": "Tibetan", "zyyy": "Common", "zinh": "Inherited",
+	"qaai": "Inherited", "zzzz": "Unknown",
+}
+
+func assignedClass() *charClass {
+	c := &charClass{}
+	for name, t := range unicode.Categories {
+		if len(name) == 2 {
+			c.union(tableClass(t))
+		}
+	}
+	return c
+}
+
+// propIndex maps normalized names to classes: general categories,
+// scripts and the binary properties Go's unicode package carries.
+var propIndex = sync.OnceValue(func() map[string]propEntry {
+	m := map[string]propEntry{}
+	for name, t := range unicode.Categories {
+		t := t
+		m[strings.ToLower(name)] = propEntry{propGC, func() *charClass { return tableClass(t) }}
+	}
+	m["lc"] = propEntry{propGC, func() *charClass { return tableClass(unicode.Lu, unicode.Ll, unicode.Lt) }}
+	m["cn"] = propEntry{propGC, func() *charClass { c := assignedClass(); c.negate(); return c }}
+	m["c"] = propEntry{propGC, func() *charClass {
+		c := assignedClass()
+		c.negate()
+		c.union(tableClass(unicode.C))
+		return c
+	}}
+	for long, short := range gcLongNames {
+		m[long] = m[strings.ToLower(short)]
+	}
+	for name, t := range unicode.Scripts {
+		t := t
+		m[normalizeName(name)] = propEntry{propScript, func() *charClass { return tableClass(t) }}
+	}
+	for abbr, name := range scriptAbbrevs {
+		if t, ok := unicode.Scripts[name]; ok {
+			m[abbr] = propEntry{propScript, func() *charClass { return tableClass(t) }}
+		}
+	}
+	for name, t := range unicode.Properties {
+		t := t
+		if _, ok := m[normalizeName(name)]; !ok {
+			m[normalizeName(name)] = propEntry{propBinary, func() *charClass { return tableClass(t) }}
+		}
+	}
+	bin := func(name string, f func() *charClass) { m[name] = propEntry{propBinary, f} }
+	bin("any", func() *charClass { return &charClass{r: []rng{{0, surrLo - 1}, {surrHi + 1, unicode.MaxRune}}} })
+	bin("ascii", func() *charClass { return &charClass{r: []rng{{0, 0x7F}}} })
+	bin("assigned", assignedClass)
+	bin("alphabetic", func() *charClass { return tableClass(unicode.L, unicode.Nl, unicode.Other_Alphabetic) })
+	bin("alpha", m["alphabetic"].get)
+	bin("lowercase", func() *charClass { return tableClass(unicode.Ll, unicode.Other_Lowercase) })
+	bin("lower", m["lowercase"].get)
+	bin("uppercase", func() *charClass { return tableClass(unicode.Lu, unicode.Other_Uppercase) })
+	bin("upper", m["uppercase"].get)
+	bin("whitespace", func() *charClass { return tableClass(unicode.White_Space) })
+	bin("wspace", m["whitespace"].get)
+	bin("space", m["whitespace"].get)
+	bin("math", func() *charClass { return tableClass(unicode.Sm, unicode.Other_Math) })
+	bin("graphemeextend", func() *charClass { return tableClass(unicode.Me, unicode.Mn, unicode.Other_Grapheme_Extend) })
+	bin("idstart", func() *charClass { return tableClass(unicode.L, unicode.Nl, unicode.Other_ID_Start) })
+	bin("idcontinue", func() *charClass {
+		return tableClass(unicode.L, unicode.Nl, unicode.Other_ID_Start, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue)
+	})
+	bin("xdigit", func() *charClass { return tableClass(unicode.Nd, unicode.Hex_Digit) })
+	return m
+})
+
+func normalizeName(s string) string {
+	s = strings.ToLower(s)
+	s = strings.ReplaceAll(s, "_", "")
+	s = strings.ReplaceAll(s, " ", "")
+	return strings.ReplaceAll(s, "-", "")
+}
+
+const (
+	msgPropNotFound      = "Unicode property not found"
+	msgPropValueNotFound = "Unicode property value not found"
+)
+
+// unicodeProperty resolves \p{name} or \p{name=value}.
+func unicodeProperty(name, value string, hasVal bool) (*charClass, string) {
+	idx := propIndex()
+	if !hasVal {
+		e, ok := idx[normalizeProp(name)]
+		if !ok {
+			return nil, msgPropNotFound
+		}
+		return e.get(), ""
+	}
+	var want propKind
+	switch normalizeProp(name) {
+	case "gc", "generalcategory":
+		want = propGC
+	case "sc", "script", "scx", "scriptextensions":
+		want = propScript
+	default:
+		return nil, msgPropNotFound
+	}
+	e, ok := idx[normalizeProp(value)]
+	if !ok || e.kind != want {
+		return nil, msgPropValueNotFound
+	}
+	return e.get(), ""
+}

@@ -1,0 +1,36 @@
+package matcher
+
+// Limits and tuning constants of the matcher, kept in one place.
+const (
+	// nestLimit is the deepest nesting of groups, classes and repetitions
+	// accepted in a pattern (ripgrep's default).
+	nestLimit = 250
+
+	// re2RepeatLimit is the largest counted repetition RE2 accepts (also as
+	// the product of nested counts). Larger counts run on the fallback VM.
+	re2RepeatLimit = 1000
+
+	// vmRepeatLimit bounds the number of copies a counted repetition may
+	// expand to in the fallback VM's program.
+	vmRepeatLimit = 100000
+
+	// vmProgLimit bounds the size of a compiled VM program (instructions);
+	// larger patterns are rejected as too big, like Rust's size limit.
+	vmProgLimit = 4 << 20
+
+	// chunkSize is how many bytes of a buffer one RE2 call scans when no
+	// literal prefilter applies (cut at a line terminator).
+	chunkSize = 256 << 10
+
+	// maxLiteralVariants bounds how many alternative literals the
+	// prefilter tracks (alternations and case variants multiply).
+	maxLiteralVariants = 16
+
+	// maxClassExpand is the largest character class turned into literal
+	// alternatives for the prefilter.
+	maxClassExpand = 4
+
+	// maxScanBytes is the most distinct bytes one prefilter position may
+	// need to look for with IndexByte.
+	maxScanBytes = 4
+)

@@ -1,0 +1,695 @@
+package matcher
+
+import (
+	"bytes"
+	"strings"
+
+	re2 "github.com/wasilibs/go-re2"
+	"github.com/wasilibs/go-re2/experimental"
+)
+
+// CaseMode selects how letter case is matched (-s, -i, -S).
+type CaseMode int
+
+const (
+	// Sensitive matches case exactly (-s, the default).
+	Sensitive CaseMode = iota
+	// Insensitive ignores case (-i).
+	Insensitive
+	// Smart ignores case unless a pattern has an uppercase literal (-S).
+	Smart
+)
+
+// Options configures Compile. They mirror rg's flags; the CLI resolves
+// which of -i/-s/-S wins before calling Compile.
+type Options struct {
+	// Patterns from -e, -f and the positional argument. Several are
+	// alternated as rg 13 does: joined with '|' (after -F escaping and -x
+	// wrapping of each). No pattern at all matches nothing.
+	Patterns []string
+	// Fixed treats every pattern as a literal string (-F).
+	Fixed bool
+	// Case is the case mode (-s, -i, -S).
+	Case CaseMode
+	// Word wraps the pattern as rg's -w does; Line as -x does.
+	Word, Line bool
+	// Multiline lets matches span lines (-U); DotAll makes '.' match '\n'
+	// in that mode (--multiline-dotall).
+	Multiline, DotAll bool
+	// CRLF makes '$' match before "\r\n" (--crlf).
+	CRLF bool
+	// LineTerminator is '\n', or 0 for --null-data.
+	LineTerminator byte
+	// NoUnicode disables Unicode mode (--no-unicode).
+	NoUnicode bool
+}
+
+// Range is a half-open byte range [Start, End).
+type Range struct{ Start, End int }
+
+// Matcher is a compiled set of patterns. It is safe for concurrent use.
+type Matcher struct {
+	none      bool // no patterns: never matches
+	term      byte
+	crlf      bool
+	multiline bool
+	word      bool
+	crlfStrip bool // strip a trailing \r from matches ending at '$'
+
+	prog *prog // VM program: the word regex when word, else the pattern
+	orig *prog // word mode: ^(?:pat)$ for rg's fast path
+
+	re         *re2.Regexp // confirmer; nil when only the VM is exact
+	reMode     re2Mode
+	uniWB      bool // RE2 is exact only on ASCII text
+	canEmpty   bool
+	chunked    bool // RE2 may scan many lines in one call
+	textAnchor bool // \A or \z present
+
+	ncap  int            // capture groups of the user's pattern
+	names map[string]int // capture names (user numbering)
+	pre   *prefilter
+}
+
+// escapeLiteral escapes a -F pattern as Rust's regex::escape does.
+func escapeLiteral(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if isMetaChar(r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Compile builds a Matcher. Errors carry rg's message text.
+func Compile(o Options) (*Matcher, error) {
+	m := &Matcher{term: o.LineTerminator, crlf: o.CRLF, multiline: o.Multiline, word: o.Word}
+	if len(o.Patterns) == 0 {
+		m.none = true
+		return m, nil
+	}
+	pats := make([]string, len(o.Patterns))
+	for i, p := range o.Patterns {
+		if err := invalidPatternUTF8(p); err != nil {
+			return nil, err
+		}
+		if o.Fixed {
+			p = escapeLiteral(p)
+		}
+		if o.Line {
+			p = "^(?:" + p + ")$"
+		}
+		pats[i] = p
+	}
+	pat := strings.Join(pats, "|")
+	tree, perr := parsePattern(pat)
+	if perr != nil {
+		return nil, formatError(pat, perr)
+	}
+	f := flags{m: true, u: !o.NoUnicode, s: o.Multiline && o.DotAll}
+	switch o.Case {
+	case Insensitive:
+		f.i = true
+	case Smart:
+		f.i = smartCaseInsensitive(tree)
+	}
+	h, perr := translate(tree, f)
+	if perr != nil {
+		return nil, formatError(pat, perr)
+	}
+	if !o.Multiline {
+		var terms []byte
+		switch {
+		case o.LineTerminator == 0:
+			terms = []byte{0}
+		case o.CRLF:
+			terms = []byte{'\r', '\n'}
+		default:
+			terms = []byte{o.LineTerminator}
+		}
+		for _, t := range terms {
+			if perr := stripTerm(h, t); perr != nil {
+				return nil, formatError(pat, perr)
+			}
+		}
+	}
+	if o.CRLF {
+		h = crlfify(h)
+	}
+	info := analyze(h)
+	if o.NoUnicode && info.nonASCIIUni {
+		// rg 13 re-parses its translated pattern with Unicode off, which
+		// rejects any non-ASCII character a (?u) part produced.
+		return nil, formatError(pat, errAt(span{0, 0}, msgUnicodeNotAllowed))
+	}
+	m.ncap = info.maxCap
+	m.names = map[string]int{}
+	collectNames(h, m.names)
+	m.canEmpty = canMatchEmpty(h)
+	m.pre = buildPrefilter(h)
+
+	conf := h
+	nslots := info.maxCap
+	if o.Word {
+		nonWord := perlClass('w', !o.NoUnicode)
+		nonWord.bytes = o.NoUnicode
+		nonWord.negate()
+		if !o.Multiline {
+			// Lines handed to the matcher never hold the terminator; keeping
+			// it out of \W lets RE2 scan many lines at once.
+			nonWord.difference(&charClass{r: []rng{{rune(o.LineTerminator), rune(o.LineTerminator)}}})
+		}
+		inner := shiftCaptures(h)
+		conf = &hir{kind: hConcat, subs: []*hir{
+			{kind: hAlt, subs: []*hir{{kind: hAssert, assert: assertStartLine}, {kind: hClass, cls: nonWord}}},
+			{kind: hCapture, capIdx: 1, subs: []*hir{inner}},
+			{kind: hAlt, subs: []*hir{{kind: hClass, cls: nonWord.clone()}, {kind: hAssert, assert: assertEndLine}}},
+		}}
+		nslots++
+		origH := &hir{kind: hConcat, subs: []*hir{{kind: hAssert, assert: assertStartLine}, h, {kind: hAssert, assert: assertEndLine}}}
+		op, err := compileProg(origH, info.maxCap)
+		if err != nil {
+			return nil, &Error{text: "regex parse error:\n    " + pat + "\nerror: " + err.Error()}
+		}
+		m.orig = op
+		info = analyze(conf)
+	} else {
+		m.crlfStrip = o.CRLF && lineAnchoredEnd(h)
+	}
+	p, err := compileProg(conf, nslots)
+	if err != nil {
+		return nil, &Error{text: "regex parse error:\n    " + pat + "\nerror: " + err.Error()}
+	}
+	m.prog = p
+	m.uniWB = info.uniWB
+	m.reMode = chooseRE2Mode(info)
+	switch m.reMode {
+	case re2UTF8:
+		m.re, err = re2.Compile(printRE2(conf, re2UTF8))
+	case re2Latin1:
+		m.re, err = experimental.CompileLatin1(printRE2(conf, re2Latin1))
+	}
+	if err != nil || m.re == nil {
+		m.re, m.reMode = nil, re2None
+	}
+	m.textAnchor = info.textAnchor
+	m.chunked = m.re != nil && !o.Multiline && o.LineTerminator == '\n' && !info.textAnchor
+	return m, nil
+}
+
+func collectNames(h *hir, names map[string]int) {
+	if h.kind == hCapture && h.name != "" {
+		names[h.name] = h.capIdx
+	}
+	for _, s := range h.subs {
+		collectNames(s, names)
+	}
+}
+
+// shiftCaptures copies h with every capture index raised by one.
+func shiftCaptures(h *hir) *hir {
+	c := *h
+	if c.kind == hCapture {
+		c.capIdx++
+	}
+	if len(h.subs) > 0 {
+		c.subs = make([]*hir, len(h.subs))
+		for i, s := range h.subs {
+			c.subs[i] = shiftCaptures(s)
+		}
+	}
+	return &c
+}
+
+// NumCaptures returns the number of capture groups in the pattern(s).
+func (m *Matcher) NumCaptures() int { return m.ncap }
+
+// CaptureIndex returns the index of a named group, or -1.
+func (m *Matcher) CaptureIndex(name string) int {
+	if i, ok := m.names[name]; ok {
+		return i
+	}
+	return -1
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// re2Exact reports whether RE2 answers "is there a match" exactly on h.
+func (m *Matcher) re2Exact(h []byte) bool {
+	return m.re != nil && (!m.uniWB || isASCII(h))
+}
+
+// IsMatch reports whether line (without its terminator; in CRLF mode a
+// trailing '\r' may be kept, as rg's buffer search sees it) contains a match.
+func (m *Matcher) IsMatch(line []byte) bool {
+	if m.none {
+		return false
+	}
+	if m.re2Exact(line) {
+		return m.re.Match(line)
+	}
+	var caps [2]int
+	return m.prog.exec(line, 0, false, true, caps[:])
+}
+
+// NextLine finds the first line in buf[from:] that contains a match (from
+// must be at a line start). start/end are the line's bounds; end includes
+// the line terminator when there is one. Not for multiline mode.
+func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
+	if m.none || from < 0 {
+		return 0, 0, false
+	}
+	for from < len(buf) {
+		var ls, le int
+		switch {
+		case m.pre != nil:
+			p, found := m.pre.find(buf, from)
+			if !found {
+				return 0, 0, false
+			}
+			ls = from
+			if i := bytes.LastIndexByte(buf[from:p], m.term); i >= 0 {
+				ls = from + i + 1
+			}
+		case m.chunked:
+			ls, found := m.chunkSearch(buf, from)
+			if !found {
+				return 0, 0, false
+			}
+			return ls, advance(buf, lineEnd(buf, ls, m.term)), true
+		default:
+			ls = from
+		}
+		le = lineEnd(buf, ls, m.term)
+		if m.IsMatch(buf[ls:le]) {
+			return ls, advance(buf, le), true
+		}
+		from = advance(buf, le)
+	}
+	return 0, 0, false
+}
+
+func lineEnd(buf []byte, from int, term byte) int {
+	if i := bytes.IndexByte(buf[from:], term); i >= 0 {
+		return from + i
+	}
+	return len(buf)
+}
+
+func advance(buf []byte, le int) int {
+	if le < len(buf) {
+		return le + 1
+	}
+	return le
+}
+
+// chunkSearch runs RE2 over many lines at once and returns the start of
+// the first matching line in buf[from:]. Chunks with non-ASCII text are
+// confirmed line by line when the pattern has a Unicode \b.
+func (m *Matcher) chunkSearch(buf []byte, from int) (int, bool) {
+	for from < len(buf) {
+		end := from + chunkSize
+		if end >= len(buf) {
+			end = len(buf)
+		} else if i := bytes.IndexByte(buf[end:], '\n'); i >= 0 {
+			end += i
+		} else {
+			end = len(buf)
+		}
+		if end == len(buf) && end > from && buf[end-1] == '\n' {
+			end--
+		}
+		// The chunk stops before its last '\n' so that no phantom empty
+		// line follows it.
+		chunk := buf[from:end]
+		if m.uniWB && !isASCII(chunk) {
+			for ls := from; ls <= end; {
+				le := lineEnd(buf[:end], ls, '\n')
+				if m.IsMatch(buf[ls:le]) {
+					return ls, true
+				}
+				ls = le + 1
+			}
+		} else if loc := m.re.FindIndex(chunk); loc != nil {
+			p := from + loc[0]
+			ls := from
+			if i := bytes.LastIndexByte(buf[from:p], '\n'); i >= 0 {
+				ls = from + i + 1
+			}
+			return ls, true
+		}
+		from = end + 1
+	}
+	return 0, false
+}
+
+// findAt finds the leftmost match at or after at in h with rg's matcher
+// semantics (word mode, CRLF stripping). caps receives the slots of the
+// user's groups when non-nil (len 2*(ncap+1)).
+func (m *Matcher) findAt(h []byte, at int, caps []int) (int, int, bool) {
+	if m.word {
+		return m.wordFindAt(h, at, caps)
+	}
+	var buf [2]int
+	c := buf[:]
+	if caps != nil {
+		c = caps
+	}
+	if !m.prog.exec(h, at, false, false, c) {
+		return 0, 0, false
+	}
+	s, e := c[0], c[1]
+	if m.crlfStrip && e > s && h[e-1] == '\r' {
+		for i := 1; caps != nil && 2*i+1 < len(caps); i++ {
+			if caps[2*i+1] == e {
+				caps[2*i+1]--
+			}
+		}
+		e--
+		if caps != nil {
+			caps[1] = e
+		}
+	}
+	return s, e, true
+}
+
+// wordFindAt follows rg 13's WordMatcher: a fast path that strips one
+// character from each end of the word regex's match and checks the rest
+// against the original pattern, else the capture of group 1.
+func (m *Matcher) wordFindAt(h []byte, at int, caps []int) (int, int, bool) {
+	if caps == nil {
+		var c [2]int
+		if !m.prog.exec(h, at, false, false, c[:]) {
+			return 0, 0, false
+		}
+		cs, ce := c[0], c[1]
+		if cs != 0 && ce != len(h) {
+			ns := cs + decodeLen(h[cs:ce])
+			ne := ce - decodeLastLen(h[cs:ce])
+			if ns <= ne {
+				var oc [2]int
+				if m.orig.exec(h[ns:ne], 0, false, true, oc[:]) {
+					return ns, ne, true
+				}
+			}
+		}
+	}
+	full := make([]int, m.prog.nslots)
+	if !m.prog.exec(h, at, false, false, full) {
+		return 0, 0, false
+	}
+	if caps != nil {
+		// Group 1 is the user's whole match; user group i is group i+1.
+		for i := 0; 2*i+1 < len(caps); i++ {
+			if 2*(i+1)+1 < len(full) {
+				caps[2*i], caps[2*i+1] = full[2*(i+1)], full[2*(i+1)+1]
+			}
+		}
+	}
+	return full[2], full[3], full[2] >= 0
+}
+
+// decodeLen is the length of the first UTF-8 character of b, or of its
+// maximal invalid prefix (at least 1).
+func decodeLen(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	c := b[0]
+	var n int
+	lo, hi := byte(0x80), byte(0xBF)
+	switch {
+	case c < 0x80:
+		return 1
+	case c >= 0xC2 && c <= 0xDF:
+		n = 2
+	case c >= 0xE0 && c <= 0xEF:
+		n = 3
+		if c == 0xE0 {
+			lo = 0xA0
+		} else if c == 0xED {
+			hi = 0x9F
+		}
+	case c >= 0xF0 && c <= 0xF4:
+		n = 4
+		if c == 0xF0 {
+			lo = 0x90
+		} else if c == 0xF4 {
+			hi = 0x8F
+		}
+	default:
+		return 1
+	}
+	i := 1
+	for ; i < n && i < len(b); i++ {
+		if b[i] < lo || b[i] > hi {
+			break
+		}
+		lo, hi = 0x80, 0xBF
+	}
+	return i
+}
+
+// decodeLastLen is the length of the last UTF-8 character of b (1 for an
+// invalid tail), as bstr's decode_last_utf8.
+func decodeLastLen(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	start := len(b) - 1
+	limit := len(b) - 4
+	if limit < 0 {
+		limit = 0
+	}
+	for start > limit && b[start]&0xC0 == 0x80 {
+		start--
+	}
+	n := decodeLen(b[start:])
+	if start+n != len(b) {
+		return 1
+	}
+	return n
+}
+
+// trimCR drops the '\r' of a CRLF terminator in CRLF mode, as rg does
+// before finding the occurrences in a line.
+func (m *Matcher) trimCR(line []byte) []byte {
+	if m.crlf && !m.multiline && len(line) > 0 && line[len(line)-1] == '\r' {
+		return line[:len(line)-1]
+	}
+	return line
+}
+
+// Occurrences appends the non-overlapping matches in line (without its
+// terminator) in rg's order, including empty matches, with the Rust
+// iteration rule: after an empty match the search resumes one byte later,
+// and an empty match right where the previous match ended is skipped. The
+// line is treated as the start of its buffer; see OccurrencesIn.
+func (m *Matcher) Occurrences(line []byte, dst []Range) []Range {
+	return m.OccurrencesIn(line, 0, len(line), dst)
+}
+
+// OccurrencesIn is Occurrences for the line buf[start:end] (end excludes
+// the terminator), searched the way rg's printer does: the bytes before
+// start are context, so \A only matches at the start of buf, (?m:^) looks
+// at the previous byte, and rg 13's -w fast path trims the first character
+// of a word at the start of any line but the buffer's first. Ranges are
+// relative to start.
+func (m *Matcher) OccurrencesIn(buf []byte, start, end int, dst []Range) []Range {
+	if m.none || start < 0 || start > end || end > len(buf) {
+		return dst
+	}
+	h := m.trimCR(buf[:end])
+	if start > len(h) {
+		return dst
+	}
+	base := len(dst)
+	dst = m.findAll(h, start, dst)
+	for i := base; i < len(dst); i++ {
+		dst[i].Start -= start
+		dst[i].End -= start
+	}
+	return dst
+}
+
+// FindAll appends all occurrences in buf, for multiline mode (-U).
+func (m *Matcher) FindAll(buf []byte, dst []Range) []Range {
+	if m.none {
+		return dst
+	}
+	return m.findAll(buf, 0, dst)
+}
+
+// re2IterExact reports whether go-re2's FindAll iteration (Go semantics)
+// over h[at:] equals rg's iteration over h from at.
+func (m *Matcher) re2IterExact(h []byte, at int) bool {
+	if m.re == nil || m.word || m.crlfStrip {
+		return false
+	}
+	if at > 0 && (h[at-1] != '\n' || m.textAnchor) {
+		return false
+	}
+	if (m.canEmpty || m.uniWB || m.reMode == re2Latin1) && !isASCII(h[at:]) {
+		return false
+	}
+	return true
+}
+
+func (m *Matcher) findAll(h []byte, at int, dst []Range) []Range {
+	if m.re2IterExact(h, at) {
+		for _, loc := range m.re.FindAllIndex(h[at:], -1) {
+			dst = append(dst, Range{at + loc[0], at + loc[1]})
+		}
+		return dst
+	}
+	lastEnd, lastMatch := at, -1
+	for lastEnd <= len(h) {
+		s, e, ok := m.findAt(h, lastEnd, nil)
+		if !ok {
+			break
+		}
+		if s == e {
+			lastEnd = e + 1
+			if e == lastMatch {
+				continue
+			}
+		} else {
+			lastEnd = e
+		}
+		lastMatch = e
+		dst = append(dst, Range{s, e})
+	}
+	return dst
+}
+
+// Replace appends line (without terminator) to dst with every occurrence
+// replaced by the expanded template ($1, ${1}, $name, ${name}, $$), as rg
+// 13's -r does. It also appends to ranges the positions in the returned
+// slice of each inserted replacement (for coloring).
+func (m *Matcher) Replace(dst, line, template []byte, ranges []Range) ([]byte, []Range) {
+	h := m.trimCR(line)
+	if m.none {
+		return append(dst, h...), ranges
+	}
+	caps := make([]int, 2*(m.ncap+1))
+	lastEnd, lastMatch, copied := 0, -1, 0
+	for lastEnd <= len(h) {
+		for i := range caps {
+			caps[i] = -1
+		}
+		s, e, ok := m.findAt(h, lastEnd, caps)
+		if !ok {
+			break
+		}
+		caps[0], caps[1] = s, e
+		if s == e {
+			lastEnd = e + 1
+			if e == lastMatch {
+				continue
+			}
+		} else {
+			lastEnd = e
+		}
+		lastMatch = e
+		dst = append(dst, h[copied:s]...)
+		rs := len(dst)
+		dst = m.interpolate(dst, template, h, caps)
+		ranges = append(ranges, Range{rs, len(dst)})
+		copied = e
+	}
+	return append(dst, h[copied:]...), ranges
+}
+
+func isCapLetter(b byte) bool {
+	return b == '_' || ('0' <= b && b <= '9') || ('a' <= b && b <= 'z') || ('A' <= b && b <= 'Z')
+}
+
+// interpolate expands a replacement template with grep-matcher's rules.
+func (m *Matcher) interpolate(dst, tmpl, h []byte, caps []int) []byte {
+	group := func(i int) {
+		if i >= 0 && 2*i+1 < len(caps) && caps[2*i] >= 0 {
+			dst = append(dst, h[caps[2*i]:caps[2*i+1]]...)
+		}
+	}
+	for len(tmpl) > 0 {
+		i := bytes.IndexByte(tmpl, '$')
+		if i < 0 {
+			break
+		}
+		dst = append(dst, tmpl[:i]...)
+		tmpl = tmpl[i:]
+		if len(tmpl) > 1 && tmpl[1] == '$' {
+			dst = append(dst, '$')
+			tmpl = tmpl[2:]
+			continue
+		}
+		name, rest, ok := capRef(tmpl)
+		if !ok {
+			dst = append(dst, '$')
+			tmpl = tmpl[1:]
+			continue
+		}
+		tmpl = rest
+		if n, isNum := parseCapNumber(name); isNum {
+			group(n)
+		} else if idx, found := m.names[name]; found {
+			group(idx)
+		}
+	}
+	return append(dst, tmpl...)
+}
+
+// capRef parses "$name" or "${name}" at the start of t.
+func capRef(t []byte) (string, []byte, bool) {
+	if len(t) <= 1 || t[0] != '$' {
+		return "", nil, false
+	}
+	i := 1
+	brace := false
+	if t[i] == '{' {
+		brace = true
+		i++
+	}
+	end := i
+	for end < len(t) && isCapLetter(t[end]) {
+		end++
+	}
+	if end == i {
+		return "", nil, false
+	}
+	name := string(t[i:end])
+	if brace {
+		if end >= len(t) || t[end] != '}' {
+			return "", nil, false
+		}
+		end++
+	}
+	return name, t[end:], true
+}
+
+// parseCapNumber parses a group number like Rust's u32 parse.
+func parseCapNumber(s string) (int, bool) {
+	if s == "" {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+		if n > 1<<32 {
+			return 0, false
+		}
+	}
+	return n, true
+}

@@ -1,0 +1,401 @@
+package matcher
+
+import (
+	"bytes"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// The prefilter finds candidate lines by literals that every match must
+// contain. A literal is a sequence of byte sets (so "foo" under -i is
+// [fF][oO][oO]); a required set is a small list of such literals, one of
+// which occurs in every match. Buffers are scanned with bytes.IndexByte
+// for the rarest byte position of each literal, then the literal is
+// verified in place.
+
+type byteSet [4]uint64
+
+func (s *byteSet) add(b byte)      { s[b>>6] |= 1 << (b & 63) }
+func (s *byteSet) has(b byte) bool { return s[b>>6]&(1<<(b&63)) != 0 }
+func (s *byteSet) count() int {
+	return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) + bits.OnesCount64(s[2]) + bits.OnesCount64(s[3])
+}
+func single(b byte) (s byteSet) { s.add(b); return s }
+func (s *byteSet) members() (out []byte) {
+	for i := 0; i < 256; i++ {
+		if s.has(byte(i)) {
+			out = append(out, byte(i))
+		}
+	}
+	return out
+}
+
+type lit []byteSet
+
+// litInfo describes what an expression can match: exact lists every
+// string it matches (nil when unknown or too many); req is a set one of
+// whose members every match contains (nil when none is known).
+type litInfo struct {
+	exact []lit
+	req   []lit
+}
+
+const maxLitLen = 64
+
+func cross(a, b []lit) []lit {
+	if len(a)*len(b) > maxLiteralVariants {
+		return nil
+	}
+	out := make([]lit, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			if len(x)+len(y) > maxLitLen {
+				return nil
+			}
+			z := make(lit, 0, len(x)+len(y))
+			z = append(z, x...)
+			z = append(z, y...)
+			out = append(out, z)
+		}
+	}
+	return out
+}
+
+func hasEmpty(ls []lit) bool {
+	for _, l := range ls {
+		if len(l) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func runeLit(r rune) lit {
+	var buf [4]byte
+	n := utf8.EncodeRune(buf[:], r)
+	l := make(lit, n)
+	for i := 0; i < n; i++ {
+		l[i] = single(buf[i])
+	}
+	return l
+}
+
+func classLits(c *charClass) []lit {
+	if c.bytes || c.r[len(c.r)-1].hi < 0x80 {
+		if c.size() > 64 {
+			return nil
+		}
+		var s byteSet
+		for _, r := range c.r {
+			for x := r.lo; x <= r.hi; x++ {
+				s.add(byte(x))
+			}
+		}
+		return []lit{{s}}
+	}
+	if c.size() > maxClassExpand {
+		return nil
+	}
+	var ascii byteSet
+	var out []lit
+	for _, r := range c.r {
+		for x := r.lo; x <= r.hi; x++ {
+			if x < 0x80 {
+				ascii.add(byte(x))
+			} else {
+				out = append(out, runeLit(x))
+			}
+		}
+	}
+	if ascii.count() > 0 {
+		out = append(out, lit{ascii})
+	}
+	return out
+}
+
+// better reports whether required set a is a better prefilter than b.
+func better(a, b []lit) bool {
+	if b == nil {
+		return true
+	}
+	ca, cb := setCost(a), setCost(b)
+	if ca != cb {
+		return ca < cb
+	}
+	return minLen(a) > minLen(b)
+}
+
+func minLen(ls []lit) int {
+	m := maxLitLen + 1
+	for _, l := range ls {
+		m = min(m, len(l))
+	}
+	return m
+}
+
+// setCost estimates how often the set's scan bytes occur; the length of
+// each literal lowers the cost of verification failures.
+func setCost(ls []lit) int {
+	total := 0
+	for _, l := range ls {
+		_, c := scanPos(l)
+		if c < 0 {
+			return 1 << 30
+		}
+		total += c * 8 / (7 + min(len(l), 8))
+	}
+	return total
+}
+
+// scanPos picks the position of l with the rarest bytes; cost -1 when no
+// position has few enough distinct bytes.
+func scanPos(l lit) (int, int) {
+	best, bestCost := -1, -1
+	for i, s := range l {
+		if s.count() > maxScanBytes {
+			continue
+		}
+		c := 0
+		for _, b := range s.members() {
+			c += int(byteFreq[b]) + 1
+		}
+		if bestCost < 0 || c < bestCost {
+			best, bestCost = i, c
+		}
+	}
+	return best, bestCost
+}
+
+func extract(h *hir) litInfo {
+	switch h.kind {
+	case hEmpty, hAssert:
+		return litInfo{exact: []lit{{}}}
+	case hLit:
+		if h.isByte {
+			return litInfo{exact: []lit{{single(byte(h.r))}}}
+		}
+		return litInfo{exact: []lit{runeLit(h.r)}}
+	case hClass:
+		return litInfo{exact: classLits(h.cls)}
+	case hCapture:
+		return extract(h.subs[0])
+	case hRepeat:
+		sub := extract(h.subs[0])
+		if h.max == 0 {
+			return litInfo{exact: []lit{{}}}
+		}
+		var out litInfo
+		if h.min == h.max && sub.exact != nil && h.min <= maxLitLen {
+			e := []lit{{}}
+			for i := 0; i < h.min && e != nil; i++ {
+				e = cross(e, sub.exact)
+			}
+			out.exact = e
+		}
+		if h.min >= 1 {
+			out.req = reqOf(sub)
+		}
+		return out
+	case hConcat:
+		var out litInfo
+		exact := []lit{{}}
+		var run []lit = []lit{{}}
+		consider := func(c []lit) {
+			if c != nil && !hasEmpty(c) && better(c, out.req) {
+				out.req = c
+			}
+		}
+		for _, s := range h.subs {
+			si := extract(s)
+			if exact != nil {
+				if si.exact != nil {
+					exact = cross(exact, si.exact)
+				} else {
+					exact = nil
+				}
+			}
+			if si.exact != nil {
+				next := cross(run, si.exact)
+				if next == nil {
+					consider(run)
+					next = si.exact
+				}
+				run = next
+			} else {
+				consider(run)
+				run = []lit{{}}
+				consider(si.req)
+			}
+		}
+		consider(run)
+		out.exact = exact
+		if exact != nil && !hasEmpty(exact) && better(exact, out.req) {
+			out.req = exact
+		}
+		return out
+	case hAlt:
+		var exact, req []lit
+		exactOK, reqOK := true, true
+		for _, s := range h.subs {
+			si := extract(s)
+			if exactOK && si.exact != nil && len(exact)+len(si.exact) <= maxLiteralVariants {
+				exact = append(exact, si.exact...)
+			} else {
+				exactOK = false
+			}
+			r := reqOf(si)
+			if reqOK && r != nil && len(req)+len(r) <= maxLiteralVariants {
+				req = append(req, r...)
+			} else {
+				reqOK = false
+			}
+		}
+		var out litInfo
+		if exactOK {
+			out.exact = exact
+		}
+		if reqOK {
+			out.req = req
+		}
+		return out
+	}
+	return litInfo{}
+}
+
+func reqOf(li litInfo) []lit {
+	if li.req != nil {
+		return li.req
+	}
+	if li.exact != nil && !hasEmpty(li.exact) {
+		return li.exact
+	}
+	return nil
+}
+
+type litScan struct {
+	l     lit
+	pos   int    // scanned position within l
+	bytes []byte // distinct bytes at that position
+}
+
+type prefilter struct {
+	alts []litScan
+}
+
+func buildPrefilter(h *hir) *prefilter {
+	if canMatchEmpty(h) {
+		return nil
+	}
+	req := reqOf(extract(h))
+	if req == nil || hasEmpty(req) || setCost(req) >= 1<<30 {
+		return nil
+	}
+	p := &prefilter{}
+	for _, l := range req {
+		pos, _ := scanPos(l)
+		p.alts = append(p.alts, litScan{l: l, pos: pos, bytes: l[pos].members()})
+	}
+	return p
+}
+
+// find returns the start of the first literal occurrence at or after from.
+func (p *prefilter) find(buf []byte, from int) (int, bool) {
+	best := len(buf) + 1
+	for i := range p.alts {
+		if q, ok := p.alts[i].find(buf, from, best); ok && q < best {
+			best = q
+		}
+	}
+	return best, best <= len(buf)
+}
+
+// find looks for an occurrence of the literal starting in [from, limit).
+func (a *litScan) find(buf []byte, from, limit int) (int, bool) {
+	n := len(a.l)
+	var next [maxScanBytes]int
+	for i := range a.bytes {
+		next[i] = -1
+	}
+	q := from + a.pos // first possible position of the scan byte
+	hi := min(limit+a.pos, len(buf)-(n-1-a.pos))
+	for q < hi {
+		// Next hit of any of the scan bytes at or after q.
+		hit := -1
+		for i, b := range a.bytes {
+			if next[i] < q {
+				j := bytes.IndexByte(buf[q:hi], b)
+				if j < 0 {
+					next[i] = len(buf) + 1
+				} else {
+					next[i] = q + j
+				}
+			}
+			if next[i] < hi && (hit < 0 || next[i] < hit) {
+				hit = next[i]
+			}
+		}
+		if hit < 0 {
+			return 0, false
+		}
+		start := hit - a.pos
+		if start >= from && a.verify(buf, start) {
+			return start, true
+		}
+		q = hit + 1
+	}
+	return 0, false
+}
+
+func (a *litScan) verify(buf []byte, start int) bool {
+	if start+len(a.l) > len(buf) {
+		return false
+	}
+	for i := range a.l {
+		if !a.l[i].has(buf[start+i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// byteFreq ranks how common each byte is in source code and prose
+// (higher is more common); the prefilter scans for the rarest.
+var byteFreq = func() [256]uint8 {
+	var f [256]uint8
+	for i := 0x80; i < 256; i++ {
+		f[i] = 20
+	}
+	for i := 0; i < 0x20; i++ {
+		f[i] = 2
+	}
+	f['\t'] = 180
+	f['\n'] = 200
+	f['\r'] = 60
+	ranks := []struct {
+		s string
+		v uint8
+	}{
+		{" ", 255},
+		{"e", 250},
+		{"t", 240},
+		{"aoinsr", 232},
+		{"lcdu", 218},
+		{"hpm_", 205},
+		{".()=;,", 195},
+		{"fgb", 185},
+		{"yw\"'/", 175},
+		{"v-:*{}", 165},
+		{"k01x[]", 150},
+		{"2>SETCAIRN", 135},
+		{"<&|!+3456789DLPOMF#", 120},
+		{"BUHGWVq$@\\%", 100},
+		{"zjKY?", 85},
+		{"JQXZ`~^", 60},
+	}
+	for _, r := range ranks {
+		for i := 0; i < len(r.s); i++ {
+			f[r.s[i]] = r.v
+		}
+	}
+	return f
+}()
