@@ -12,6 +12,27 @@
 //
 // Errors carry the text rg prints (see Error and OSErrorText). The package
 // neither searches nor prints.
+//
+// Known differences from rg 13 (Debian build, which spawns the tools):
+//
+//   - rg searches a compressed file's raw bytes when the tool is not
+//     installed; evgrep always decompresses.
+//   - How much data comes out before a decompression failure depends on
+//     the decoder (xz and bzip2 check block checksums at other points than
+//     the Go libraries). rg also drops the unterminated last line when the
+//     tool fails; that is the search loop's business.
+//   - Rare failure kinds get an approximate message (lz4 header checksum,
+//     zstd window too large, one stray byte after a bzip2 stream, 1-3 zero
+//     bytes after an xz stream). gzip's pack and LZH formats are not read
+//     ("not in gzip format"), nor does a .zst holding gzip data decompress
+//     as zstd -d would. compress -b 9 files decode (gzip cannot read them).
+//     A .lzma header asking for a dictionary over 1 GiB is refused.
+//   - Shift_JIS, EUC-JP, ISO-2022-JP, Big5, GBK and gb18030 are decoded by
+//     golang.org/x/text: valid text decodes as rg does, but some invalid
+//     sequences do not (x/text may swallow an ASCII byte after a bad lead
+//     byte, lacks gb18030's private-use rows, and accepts back-to-back
+//     ISO-2022-JP escapes). UTF-8, UTF-16, EUC-KR and every single-byte
+//     encoding match rg byte for byte, invalid input included.
 package input
 
 import (
