@@ -185,8 +185,16 @@ func toolFor(path string) bool {
 	if f == nil {
 		return true
 	}
-	_, err := exec.LookPath(f.tool)
-	return err == nil
+	if _, err := exec.LookPath(f.tool); err != nil {
+		return false
+	}
+	if f == formatCompress {
+		// The messages imitated are those of gzip's uncompress script
+		// (Debian's); ncompress's own uncompress words them otherwise.
+		out, _ := exec.Command(f.tool, "--version").CombinedOutput()
+		return bytes.Contains(out, []byte("gzip"))
+	}
+	return true
 }
 
 func TestDecompressFixturesAgainstRG(t *testing.T) {
