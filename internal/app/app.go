@@ -359,11 +359,6 @@ type worker struct {
 
 func (r *run) search(wopts walker.Options, eng *engine) error {
 	cfg := r.cfg
-	if cfg.Encoding != "" && cfg.Encoding != "none" {
-		if err := input.ValidateEncoding(cfg.Encoding); err != nil {
-			return err
-		}
-	}
 	if _, err := printer.ParseColors(cfg.Colors); err != nil {
 		return err
 	}

@@ -426,8 +426,15 @@ func Load(argv []string, env Env) (*Config, error) {
 
 	// Encoding.
 	if !a.Has("no-encoding") {
-		if e, ok := a.Value("encoding"); ok && e != "auto" {
-			c.Encoding = e
+		if e, ok := a.Value("encoding"); ok {
+			if e != "auto" && e != "none" {
+				if err := input.ValidateEncoding(e); err != nil {
+					return nil, err
+				}
+			}
+			if e != "auto" {
+				c.Encoding = e
+			}
 		}
 	}
 	c.SearchZip = a.Has("search-zip")
