@@ -215,6 +215,15 @@ func diffOne(t *testing.T, seed uint64) {
 			t.Fatal(err)
 		}
 	}
+	// With ignore files above several roots, which root's base rg 13
+	// matches them with is a race between its threads (see parentsOf):
+	// compare such walks only single-threaded.
+	parentRules := false
+	for _, n := range []string{".gitignore", ".ignore"} {
+		if _, err := os.Stat(filepath.Join(top, n)); err == nil {
+			parentRules = true
+		}
+	}
 	g.ignoreFile(t, filepath.Join(top, "extra.ignore"))
 	work := filepath.Join(top, "work")
 	g.dir(t, top, "work", 0)
@@ -233,6 +242,9 @@ func diffOne(t *testing.T, seed uint64) {
 	}
 	for _, c := range diffCombos {
 		for _, roots := range rootSets {
+			if len(roots) > 1 && parentRules && !c.ordered {
+				continue
+			}
 			opts := DefaultOptions()
 			c.set(&opts)
 			got := run(t, roots, opts)

@@ -348,9 +348,10 @@ func (w *walk) parallel(roots []string, threads int) {
 			q.items = append(q.items, wk)
 		}
 	}
-	// ripgrep's workers pop the last root first, and directories above
-	// the roots are cached with the base of the root that reached them
-	// first: build them in that order.
+	// Directories above the roots are cached with the base of the root
+	// that reached them first. In ripgrep 13 that is a race between its
+	// threads, the first of which pops the last root: build them last
+	// root first, its most likely outcome.
 	for i := len(q.items) - 1; i >= 0; i-- {
 		q.items[i].parent = w.rules.parentsOf(q.items[i].path)
 	}
