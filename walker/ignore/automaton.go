@@ -11,10 +11,11 @@ import (
 // A glob that no literal strategy answers is compiled here. globset turns
 // such a glob into a Rust byte regex, "(?-u)" mode, with '.' matching any
 // byte; this file builds the same language as a small expression tree over
-// byte sets and runs it as a Glushkov position automaton whose states are
-// bitsets, so a match costs no allocation and is linear in the path length.
-// A glob with more positions than the bitset holds runs on Go's regexp,
-// with each byte of the path mapped to the rune of the same value.
+// byte sets and compiles it to a Glushkov position automaton whose states
+// are bitsets (an NFA: no allocation per match, linear in the path length),
+// and from that, when it stays small, to a DFA (one table look-up per
+// byte). A glob with more positions than the bitset holds runs on Go's
+// regexp, with each byte of the path mapped to the rune of the same value.
 
 // byteSet is a set of byte values.
 type byteSet [4]uint64
@@ -186,6 +187,8 @@ func countPositions(n *node) int {
 	}
 	return total
 }
+
+func trailingZeros(x uint64) int { return bits.TrailingZeros64(x) }
 
 // bitset is one automaton state: a set of positions.
 type bitset [automatonWords]uint64
@@ -417,11 +420,27 @@ type pathMatcher interface {
 	match(path string) bool
 }
 
-// compileTree picks the automaton, or Go's regexp for a large tree.
-func compileTree(root *node, forceRegexp bool) (pathMatcher, error) {
+// engine selects how a compiled glob runs.
+type engine uint8
+
+const (
+	engineAuto   engine = iota // DFA, else NFA, else Go's regexp
+	engineNFA                  // the bitset NFA (Go's regexp when too large)
+	engineRegexp               // Go's regexp
+)
+
+// compileTree compiles a tree: to a DFA when its subset construction
+// stays small, else to the bitset NFA, else (a large tree) to Go's regexp.
+func compileTree(root *node, eng engine) (pathMatcher, error) {
 	n := countPositions(root)
-	if n <= maxAutomatonPositions && !forceRegexp {
-		return newAutomaton(root, n), nil
+	if n > maxAutomatonPositions || eng == engineRegexp {
+		return newByteRegexp(root)
 	}
-	return newByteRegexp(root)
+	a := newAutomaton(root, n)
+	if eng == engineAuto {
+		if d, ok := newDFA(a); ok {
+			return d, nil
+		}
+	}
+	return a, nil
 }

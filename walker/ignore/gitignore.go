@@ -142,7 +142,7 @@ func compileLine(line string, opts GlobOptions) (lineGlob, bool, *GlobError) {
 	if strings.HasSuffix(actual, "/**") {
 		actual += "/*"
 	}
-	glob, err := compileGlob(actual, opts, false)
+	glob, err := compileGlob(actual, opts, engineAuto)
 	if err != nil {
 		err.Glob = original
 		return lg, false, err

@@ -209,3 +209,20 @@ func TestGitignoreMatchDoesNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGitignoreMatch measures one Match against a typical ignore file.
+func BenchmarkGitignoreMatch(b *testing.B) {
+	data := []byte("*.o\n*.a\n*.so\n/target\nnode_modules/\n**/build/**\n!keep.o\n*.log\n.DS_Store\n" +
+		"docs/_build/\n*.py[cod]\n__pycache__/\n*.tar.gz\n[Tt]emp*\n{x,y}.tmp\n/vendor/\ncoverage*\n")
+	g, errs := NewGitignore("/repo", data, false)
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	paths := []string{"/repo/src/main.rs", "/repo/src/lib/x.o", "/repo/node_modules", "/repo/a/b/c/d/e.py",
+		"/repo/docs/_build", "/repo/src/Temp1.go", "/repo/pkg/__pycache__", "/repo/deep/er/path/file.txt"}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		p := paths[i%len(paths)]
+		g.Match(p, i%3 == 0)
+	}
+}

@@ -32,28 +32,28 @@ type Glob struct {
 // [^..], **, {a,b}, escapes). Invalid UTF-8 in pattern is read as one
 // U+FFFD per bad byte.
 func CompileGlob(pattern string, opts GlobOptions) (*Glob, error) {
-	g, err := compileGlob(pattern, opts, false)
+	g, err := compileGlob(pattern, opts, engineAuto)
 	if err != nil {
 		return nil, err
 	}
 	return g, nil
 }
 
-// compileGlob compiles a glob; forceRegexp skips the literal strategies and
-// the automaton (tests use it as an oracle).
-func compileGlob(pattern string, opts GlobOptions, forceRegexp bool) (*Glob, *GlobError) {
+// compileGlob compiles a glob. An engine other than engineAuto skips the
+// literal strategies and runs that engine (tests compare them).
+func compileGlob(pattern string, opts GlobOptions, eng engine) (*Glob, *GlobError) {
 	toks, perr := parseGlob(pattern, opts.BackslashEscape)
 	if perr != nil {
 		return nil, perr
 	}
 	g := &Glob{pattern: pattern, opts: opts}
-	if forceRegexp {
+	if eng != engineAuto {
 		g.strategy = stratRegex
 	} else {
 		g.strategy, g.lit = chooseStrategy(toks, opts)
 	}
 	if g.strategy == stratRegex || g.strategy == stratRequiredExtension {
-		m, err := compileTree(buildTree(toks, opts), forceRegexp)
+		m, err := compileTree(buildTree(toks, opts), eng)
 		if err != nil {
 			return nil, &GlobError{Glob: pattern, Kind: ErrRegex, Detail: err.Error()}
 		}

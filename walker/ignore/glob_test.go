@@ -169,23 +169,30 @@ func basenameBased(g *Glob) bool {
 // without strategies; they must agree except on the documented quirk.
 func checkAgainstOracle(t *testing.T, glob string, opts GlobOptions, paths []string) {
 	t.Helper()
-	g, err := compileGlob(glob, opts, false)
+	g, err := compileGlob(glob, opts, engineAuto)
 	if err != nil {
 		return
 	}
-	oracle, err := compileGlob(glob, opts, true)
+	oracle, err := compileGlob(glob, opts, engineRegexp)
 	if err != nil {
 		t.Fatalf("%q compiles, but not to a regexp: %v", glob, err)
 	}
+	nfa, err := compileGlob(glob, opts, engineNFA)
+	if err != nil {
+		t.Fatalf("%q compiles, but not to an NFA: %v", glob, err)
+	}
 	for _, p := range paths {
 		got, want := g.Match(p), oracle.Match(p)
+		if n := nfa.Match(p); n != want {
+			t.Errorf("glob %q %+v path %q: NFA says %v, regexp says %v", glob, opts, p, n, want)
+		}
 		if got == want {
 			continue
 		}
 		if basenameBased(g) && newCandidate(p).base == "" && !got {
 			continue // the trailing-dot quirk
 		}
-		t.Errorf("glob %q %+v path %q: strategy %d says %v, regexp says %v", glob, opts, p, g.strategy, got, want)
+		t.Errorf("glob %q %+v path %q: strategy %d (%T) says %v, regexp says %v", glob, opts, p, g.strategy, g.re, got, want)
 	}
 }
 
@@ -235,8 +242,25 @@ func TestLargeGlob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := small.re.(*automaton); !ok {
-		t.Errorf("small glob uses %T, want *automaton", small.re)
+	if _, ok := small.re.(*dfa); !ok {
+		t.Errorf("small glob uses %T, want *dfa", small.re)
+	}
+}
+
+// A glob whose DFA would blow up runs on the bitset NFA: "an 'a' nine
+// bytes before the end" needs 2^9 subsets.
+func TestDFABlowupUsesNFA(t *testing.T) {
+	glob := "*a?????????"
+	g, err := CompileGlob(glob, optDefault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := g.re.(*automaton); !ok {
+		t.Fatalf("%q uses %T, want *automaton", glob, g.re)
+	}
+	checkAgainstOracle(t, glob, optDefault, []string{"a123456789", "x/ab23456789", "ab234567890", "a12345678", "a/23456789"})
+	if !g.Match("dir/xa123456789") || g.Match("a12345678") {
+		t.Errorf("%q: wrong verdicts", glob)
 	}
 }
 

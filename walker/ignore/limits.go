@@ -8,4 +8,7 @@ const (
 	// may compile to and still run on the bitset automaton; a larger glob
 	// runs on Go's regexp instead (same results, slower, may allocate).
 	maxAutomatonPositions = automatonWords * 64
+	// maxDFAStates is the most states a glob's DFA may have; a glob whose
+	// DFA would be larger runs on the bitset NFA.
+	maxDFAStates = 256
 )

@@ -28,6 +28,7 @@ var diffTree = []string{
 	"a/b/c/d.txt", "a/x/b/y.txt", "a/b/y.txt", "ab/c.txt", "axb/c.txt", "a/b.txt",
 	"target/debug/t", "target/release/r", "empty/",
 	"docs/one.md", "docs/two.MD", "docs/api/v1.md",
+	"bad\xffname", "bad\xff\xfe2", "raw/\xe9t\xe9",
 }
 
 type diffCase struct {
@@ -101,6 +102,8 @@ var diffCases = []diffCase{
 	{name: "invalid utf8 stops", ignores: root("a.txt\n\xff\nb.md\n")},
 	{name: "bom is not stripped", ignores: root("\ufeffa.txt\nb.md\n")},
 	{name: "bad lines skipped", ignores: root("a.txt\n[a\n{x,{y}}\nb.md\nfoo\\\n")},
+	{name: "invalid utf8 names one byte", ignores: root("bad?name\nbad??2\n")},
+	{name: "invalid utf8 names star", ignores: root("raw/*t*\n")},
 	{name: "case sensitive", ignores: root("FOO.txt\nbuild\n")},
 	{name: "case insensitive", ignores: root("FOO.txt\nbuild/\nREADME\n*.md\n[!A].TXT\n"), ci: true},
 	{name: "case insensitive non-ascii", ignores: root("éa\n"), ci: true},
@@ -134,6 +137,7 @@ var diffCases = []diffCase{
 	{name: "glob with ignore", ignores: root("*.md\n"), globs: []string{"*.md", "!two*"}},
 	{name: "glob exclude with ignore whitelist", ignores: root("!a.txt\n"), globs: []string{"!a.txt"}},
 	{name: "glob trailing dot", globs: []string{"foo."}},
+	{name: "glob invalid utf8 names", globs: []string{"bad?*", "!*2"}},
 	{name: "glob only excludes", globs: []string{"!*.rs", "!docs"}},
 }
 
