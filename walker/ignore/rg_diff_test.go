@@ -94,6 +94,7 @@ var diffCases = []diffCase{
 	{name: "comma literal", ignores: root("a,b\n")},
 	{name: "trailing dot quirk", ignores: root("foo.\nbar.\n")},
 	{name: "trailing dot star quirk", ignores: root("*.\n")},
+	{name: "trailing dot required extension", ignores: root("b*.\nf*o.\n")},
 	{name: "trailing dot anchored", ignores: root("/foo.\n")},
 	{name: "trailing dot dir", ignores: root("foo./\n")},
 	{name: "extension multi", ignores: root("*.tar.gz\n")},
@@ -138,6 +139,9 @@ var diffCases = []diffCase{
 	{name: "glob exclude with ignore whitelist", ignores: root("!a.txt\n"), globs: []string{"!a.txt"}},
 	{name: "glob trailing dot", globs: []string{"foo."}},
 	{name: "glob invalid utf8 names", globs: []string{"bad?*", "!*2"}},
+	{name: "glob empty and blank", globs: []string{"", "  "}},
+	{name: "glob comment only", globs: []string{"#*.rs"}},
+	{name: "glob bang alone", globs: []string{"!"}},
 	{name: "glob only excludes", globs: []string{"!*.rs", "!docs"}},
 }
 
@@ -334,6 +338,61 @@ func TestDiffRgGlobErrors(t *testing.T) {
 		}
 		if code != 2 || strings.TrimSuffix(stderr.String(), "\n") != ourErr.Error() {
 			t.Errorf("-g %q: rg exits %d with %q, ours %q", g, code, stderr.String(), ourErr.Error())
+		}
+	}
+}
+
+// TestDiffRgOverrideOutsideCwd searches a tree by its absolute path from
+// another directory: rg roots -g globs at the current directory, so the
+// walked paths are not stripped and anchored globs stop matching.
+func TestDiffRgOverrideOutsideCwd(t *testing.T) {
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		t.Skip("rg not installed")
+	}
+	tree, cwd := t.TempDir(), t.TempDir()
+	makeTree(t, tree, diffTree)
+	for _, globs := range [][]string{
+		{"/a.txt"}, {"src/*.rs"}, {"*.rs"}, {"!src"}, {"**/src/*.rs"}, {"*/"}, {"!/src"},
+	} {
+		args := []string{"--files", "--hidden", "--null", "--no-config", "--no-ignore-parent"}
+		var ogs []OverrideGlob
+		for _, g := range globs {
+			args = append(args, "-g", g)
+			ogs = append(ogs, OverrideGlob{Pattern: g})
+		}
+		cmd := exec.Command(rg, append(args, tree)...)
+		cmd.Dir = cwd
+		out, _ := cmd.Output()
+		want := splitNul(string(out))
+
+		ov, err := NewOverride(cwd, ogs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := []string{}
+		var visit func(dir string)
+		visit = func(dir string) {
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				p := dir + "/" + e.Name()
+				if ov.Match(p, e.IsDir()) == Ignore {
+					continue
+				}
+				if e.IsDir() {
+					visit(p)
+				} else {
+					got = append(got, p)
+				}
+			}
+		}
+		visit(tree)
+		sort.Strings(got)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("-g %q from another directory\nrg:   %q\nours: %q", globs, want, got)
 		}
 	}
 }
