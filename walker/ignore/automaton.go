@@ -188,8 +188,6 @@ func countPositions(n *node) int {
 	return total
 }
 
-func trailingZeros(x uint64) int { return bits.TrailingZeros64(x) }
-
 // bitset is one automaton state: a set of positions.
 type bitset [automatonWords]uint64
 

@@ -1,5 +1,7 @@
 package ignore
 
+import "math/bits"
+
 // dfa is the subset construction of an automaton. A state is identified by
 // the positions that may come next and whether it accepts; state 0 is the
 // dead state (nothing may come next, not accepting).
@@ -49,7 +51,7 @@ func newDFA(a *automaton) (*dfa, bool) {
 			for w, x := range reached {
 				nk.accept = nk.accept || x&a.last[w] != 0
 				for ; x != 0; x &= x - 1 {
-					nk.next.or(&a.follow[w*64+trailingZeros(x)])
+					nk.next.or(&a.follow[w*64+bits.TrailingZeros64(x)])
 				}
 			}
 			t, ok := state(nk)

@@ -19,10 +19,11 @@
 // excludes file or an --ignore-file); NewOverride compiles the -g/--iglob
 // globs. Matching picks the cheapest strategy globset would pick (whole-path
 // literal, basename literal, extension, prefix, suffix) and otherwise runs a
-// small byte automaton compiled from the glob (a bitset position automaton;
-// Go's regexp only for globs too large for it). A Match call on these
-// paths does not allocate. All matchers are immutable once built and safe
-// for concurrent use.
+// byte automaton compiled from the glob: a DFA when it stays small, else a
+// bitset position automaton, and Go's regexp only for a glob too large for
+// either. Match calls do not allocate (except, on a non-ASCII path, for a
+// glob that fell back to Go's regexp). All matchers are immutable once
+// built and safe for concurrent use.
 //
 // This package replaces the gitignore matcher of
 // github.com/boyter/gocodewalker, which has known bugs: some negation
