@@ -1,101 +1,68 @@
 package app
 
 import (
-	"bytes"
-	"regexp"
 	"strings"
 
 	"github.com/evgrep/evgrep/internal/cli"
-	"github.com/evgrep/evgrep/internal/printer"
+	"github.com/evgrep/evgrep/matcher"
 )
 
-// engine adapts the compiled pattern to the searcher and the printers.
+// engine is the compiled pattern as the searcher and the printers use it.
 type engine struct {
-	re           *regexp.Regexp
+	*matcher.Matcher
+	// canMatchTerm reports whether a match may contain the line
+	// terminator; only then does -U search whole files across lines (rg's
+	// multi_line_with_matcher).
 	canMatchTerm bool
-	term         byte
 }
 
 func newEngine(cfg *cli.Config) (*engine, error) {
-	var pats []string
-	for _, p := range cfg.Patterns {
-		if cfg.Fixed {
-			p = regexp.QuoteMeta(p)
-		}
-		if cfg.Line {
-			p = "^(?:" + p + ")$"
-		}
-		if p == "" {
-			p = "(?:)"
-		}
-		pats = append(pats, p)
+	o := matcher.Options{
+		Patterns:       cfg.Patterns,
+		Fixed:          cfg.Fixed,
+		Word:           cfg.Word,
+		Line:           cfg.Line,
+		Multiline:      cfg.Multiline,
+		DotAll:         cfg.DotAll,
+		CRLF:           cfg.CRLF,
+		LineTerminator: '\n',
+		NoUnicode:      cfg.NoUnicode,
 	}
-	pat := strings.Join(pats, "|")
-	if cfg.Word {
-		pat = `\b(?:` + pat + `)\b`
+	if cfg.NullData && !cfg.Multiline {
+		o.LineTerminator = 0
 	}
-	flags := "(?m)"
-	if cfg.IgnoreCase || (cfg.SmartCase && strings.ToLower(pat) == pat) {
-		flags += "(?i)"
+	switch {
+	case cfg.IgnoreCase:
+		o.Case = matcher.Insensitive
+	case cfg.SmartCase:
+		o.Case = matcher.Smart
 	}
-	re, err := regexp.Compile(flags + pat)
+	m, err := matcher.Compile(o)
 	if err != nil {
 		return nil, err
 	}
-	return &engine{re: re, canMatchTerm: strings.Contains(pat, `\n`), term: '\n'}, nil
+	e := &engine{Matcher: m}
+	if cfg.Multiline {
+		e.canMatchTerm = canMatchNewline(cfg)
+	}
+	return e, nil
 }
 
-func (e *engine) NextLine(buf []byte, from int) (int, int, bool) {
-	for ls := from; ls < len(buf); {
-		le := bytes.IndexByte(buf[ls:], e.term)
-		var end int
-		if le < 0 {
-			end = len(buf)
-		} else {
-			end = ls + le + 1
+// canMatchNewline is a conservative reading of the patterns: anything that
+// may match '\n' (an escape, a class, dot-all, \s, \p, a negated class).
+func canMatchNewline(cfg *cli.Config) bool {
+	for _, p := range cfg.Patterns {
+		if cfg.Fixed {
+			if strings.Contains(p, "\n") {
+				return true
+			}
+			continue
 		}
-		line := buf[ls:end]
-		if len(line) > 0 && line[len(line)-1] == e.term {
-			line = line[:len(line)-1]
-		}
-		if e.re.Match(line) {
-			return ls, end, true
-		}
-		ls = end
-	}
-	return 0, 0, false
-}
-
-func (e *engine) IsMatch(line []byte) bool { return e.re.Match(line) }
-
-func (e *engine) Find(buf []byte) (int, int, bool) {
-	loc := e.re.FindIndex(buf)
-	if loc == nil {
-		return 0, 0, false
-	}
-	return loc[0], loc[1], true
-}
-
-func (e *engine) FindIter(hay []byte, from int, fn func(int, int) bool) {
-	for _, loc := range e.re.FindAllIndex(hay[from:], -1) {
-		if !fn(loc[0]+from, loc[1]+from) {
-			return
+		if cfg.DotAll || strings.ContainsAny(p, "\n[") || strings.Contains(p, `\n`) || strings.Contains(p, `\s`) ||
+			strings.Contains(p, `\p`) || strings.Contains(p, `\P`) || strings.Contains(p, `\W`) || strings.Contains(p, `\D`) ||
+			strings.Contains(p, `\S`) || strings.Contains(p, "(?s") || strings.Contains(p, `\A`) || strings.Contains(p, `\z`) || strings.Contains(p, `\x`) || strings.Contains(p, `\u`) || strings.Contains(p, "(?") {
+			return true
 		}
 	}
-}
-
-func (e *engine) Replace(dst, hay []byte, from, to int, template []byte, ranges []printer.Range) ([]byte, []printer.Range) {
-	last := from
-	for _, loc := range e.re.FindAllSubmatchIndex(hay[from:], -1) {
-		if loc[0]+from >= to {
-			break
-		}
-		dst = append(dst, hay[last:loc[0]+from]...)
-		s := len(dst)
-		dst = e.re.Expand(dst, template, hay[from:], loc)
-		ranges = append(ranges, printer.Range{Start: s - 0, End: len(dst)})
-		last = loc[1] + from
-	}
-	dst = append(dst, hay[last:min(len(hay), to)]...)
-	return dst, ranges
+	return false
 }

@@ -5,20 +5,21 @@ import (
 	"strconv"
 
 	"github.com/evgrep/evgrep/internal/search"
+	"github.com/evgrep/evgrep/matcher"
 )
 
 // Range is a half-open byte range.
-type Range struct{ Start, End int }
+type Range = matcher.Range
 
 // Matcher is what printers need from the compiled pattern.
 type Matcher interface {
-	// FindIter calls fn for every occurrence in hay starting at or after
-	// from, with rg's find_iter semantics (empty matches included).
-	FindIter(hay []byte, from int, fn func(start, end int) bool)
-	// Replace appends to dst hay[from:to] with every occurrence that starts
-	// before to replaced by the expanded template; it returns the new dst
-	// and the ranges of the replacements inside the appended part.
-	Replace(dst, hay []byte, from, to int, template []byte, ranges []Range) ([]byte, []Range)
+	// OccurrencesIn appends the occurrences in buf[start:end] (end before
+	// the line terminator) with buf[:start] as look-behind context, relative
+	// to start, with rg's iteration rules (empty matches included).
+	OccurrencesIn(buf []byte, start, end int, dst []Range) []Range
+	// Replace appends hay with every occurrence replaced by the expanded
+	// template, and the ranges of the replacements in the result.
+	Replace(dst, hay, template []byte, ranges []Range) ([]byte, []Range)
 }
 
 // Options configure every printer of a run.
@@ -101,21 +102,28 @@ func (w *out) writeUint(n uint64) { w.buf.WriteString(strconv.FormatUint(n, 10))
 // findMatches records the occurrences in buf[start:end] (trimmed of its
 // final line terminator) the way grep-printer's find_iter_at_in_context
 // does, relative to start.
-func findMatches(s *search.Searcher, m Matcher, buf []byte, start, end int, dst []Range) []Range {
-	dst = dst[:0]
-	hayEnd := trimTerm(s, buf[:end])
-	m.FindIter(buf[:hayEnd], start, func(ms, me int) bool {
-		if ms >= end {
-			return false
+func findMatches(s *search.Searcher, m Matcher, buf []byte, start, end int, multi bool, dst []Range) []Range {
+	if s.Config().Multiline && multi {
+		// Multiline blocks keep their terminator and may look ahead a
+		// little past it, but only matches starting inside count.
+		hayEnd := min(len(buf), end+multilineLookAhead)
+		dst = m.OccurrencesIn(buf, start, hayEnd, dst[:0])
+		n := 0
+		for _, r := range dst {
+			if r.Start < end-start {
+				dst[n] = r
+				n++
+			}
 		}
-		dst = append(dst, Range{ms - start, me - start})
-		return true
-	})
-	if n := len(dst); n > 0 && dst[n-1].Start == dst[n-1].End && dst[n-1].Start+start >= end {
-		dst = dst[:n-1]
+		return dst[:n]
 	}
-	return dst
+	hayEnd := max(start, trimTerm(s, buf[:end]))
+	return m.OccurrencesIn(buf, start, hayEnd, dst[:0])
 }
+
+// multilineLookAhead is how far past a multiline match block the printers
+// let the regex look (grep-printer's MAX_LOOK_AHEAD).
+const multilineLookAhead = 128
 
 // trimTerm returns len(b) minus its line terminator (and a CR before LF in
 // CRLF mode).

@@ -80,7 +80,7 @@ func (p *JSON) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	} else {
 		p.afterLeft = s.Config().After
 	}
-	p.matches = findMatches(s, p.m, m.Buffer, m.Start, m.Start+len(m.Bytes), p.matches)
+	p.matches = findMatches(s, p.m, m.Buffer, m.Start, m.Start+len(m.Bytes), true, p.matches)
 	p.stats.Matches += uint64(len(p.matches))
 	p.stats.MatchedLines += countLines(m.Bytes, s.Config().LineTerm)
 	p.writeLineMessage("match", m.Bytes, m.LineNumber, m.AbsOffset, p.matches)
@@ -95,7 +95,7 @@ func (p *JSON) Context(s *search.Searcher, c *search.Context) (bool, error) {
 		p.afterLeft = max(p.afterLeft-1, 0)
 	}
 	if s.Config().Invert {
-		p.matches = findMatches(s, p.m, c.Bytes, 0, len(c.Bytes), p.matches)
+		p.matches = findMatches(s, p.m, c.Bytes, 0, len(c.Bytes), false, p.matches)
 	}
 	p.writeLineMessage("context", c.Bytes, c.LineNumber, c.AbsOffset, p.matches)
 	return !p.shouldQuit(), nil

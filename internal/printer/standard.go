@@ -82,9 +82,9 @@ func (p *Standard) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	start, end := m.Start, m.Start+len(m.Bytes)
 	p.matches = p.matches[:0]
 	if p.needMatches {
-		p.matches = findMatches(s, p.m, m.Buffer, start, end, p.matches)
+		p.matches = findMatches(s, p.m, m.Buffer, start, end, true, p.matches)
 	}
-	hasRepl := p.replace(s, m.Buffer, start, end)
+	hasRepl := p.replace(s, m.Buffer, start, end, true)
 	if p.opts().Stats {
 		p.stats.Matches += uint64(len(p.matches))
 		p.stats.MatchedLines += countLines(m.Bytes, s.Config().LineTerm)
@@ -105,9 +105,9 @@ func (p *Standard) Context(s *search.Searcher, c *search.Context) (bool, error) 
 	}
 	if s.Config().Invert {
 		if p.needMatches {
-			p.matches = findMatches(s, p.m, c.Bytes, 0, len(c.Bytes), p.matches)
+			p.matches = findMatches(s, p.m, c.Bytes, 0, len(c.Bytes), false, p.matches)
 		}
-		hasRepl = p.replace(s, c.Bytes, 0, len(c.Bytes))
+		hasRepl = p.replace(s, c.Bytes, 0, len(c.Bytes), false)
 	}
 	if s.Config().Binary == search.BinaryConvert && p.binaryOffset >= 0 {
 		return false, nil
@@ -158,15 +158,15 @@ func (p *Standard) Finish(s *search.Searcher, f *search.Finish) error {
 }
 
 // replace computes the replaced line when -r is given.
-func (p *Standard) replace(s *search.Searcher, buf []byte, start, end int) bool {
+func (p *Standard) replace(s *search.Searcher, buf []byte, start, end int, multi bool) bool {
 	if !p.opts().HasReplacement {
 		return false
 	}
-	hay := buf[:end]
-	if !s.Config().Multiline {
-		hay = buf[:trimTerm(s, buf[:end])]
+	hayEnd := end
+	if !s.Config().Multiline || !multi {
+		hayEnd = max(start, trimTerm(s, buf[:end]))
 	}
-	p.repl, p.replRngs = p.m.Replace(p.repl[:0], hay, start, end, p.opts().Replacement, p.replRngs[:0])
+	p.repl, p.replRngs = p.m.Replace(p.repl[:0], buf[start:hayEnd], p.opts().Replacement, p.replRngs[:0])
 	return true
 }
 
@@ -207,7 +207,7 @@ func (p *Standard) sink(s *search.Searcher, bytes []byte, absOffset int64, lineN
 		for _, m := range matches {
 			p.writePrelude(absOffset+int64(m.Start), lineNo, 0, uint64(m.Start)+1, isCtx)
 			b := bytes[m.Start:m.End]
-			p.writeColoredLine([]Range{{0, len(b)}}, b, isCtx, len(original))
+			p.writeColoredLine([]Range{{Start: 0, End: len(b)}}, b, isCtx, len(original))
 		}
 	case p.opts().PerMatch:
 		for _, m := range matches {
@@ -229,7 +229,7 @@ func (p *Standard) sinkSlowMulti(s *search.Searcher, bytes []byte, absOffset int
 		count := uint64(0)
 		for ls := 0; ls < len(bytes); count++ {
 			le := lineEndIn(bytes, ls, term)
-			line := Range{ls, le}
+			line := Range{Start: ls, End: le}
 			ls = le
 			if p.hasTerm(bytes[line.Start:line.End]) {
 				line.End--
@@ -251,7 +251,7 @@ func (p *Standard) sinkSlowMulti(s *search.Searcher, bytes []byte, absOffset int
 				} else {
 					upto := min(line.End, m.End)
 					p.writePrelude(absOffset+int64(m.Start), lineNo, count, uint64(m.Start)+1, false)
-					this := Range{line.Start, upto}
+					this := Range{Start: line.Start, End: upto}
 					line.Start = upto
 					if p.exceeds(bytes[this.Start:this.End]) {
 						p.writeExceeded(bytes, this, matches, &midx, false, nOrig)
@@ -267,7 +267,7 @@ func (p *Standard) sinkSlowMulti(s *search.Searcher, bytes []byte, absOffset int
 			count := uint64(0)
 			for ls := 0; ls < len(bytes); {
 				le := lineEndIn(bytes, ls, term)
-				line := Range{ls, le}
+				line := Range{Start: ls, End: le}
 				ls = le
 				if line.Start >= m.End {
 					break
@@ -315,7 +315,7 @@ func (p *Standard) sinkSlowMulti(s *search.Searcher, bytes []byte, absOffset int
 		count := uint64(0)
 		for ls := 0; ls < len(bytes); {
 			le := lineEndIn(bytes, ls, term)
-			line := Range{ls, le}
+			line := Range{Start: ls, End: le}
 			ls = le
 			p.writePrelude(absOffset+int64(line.Start), lineNo, count, uint64(matches[0].Start)+1, false)
 			count++
@@ -383,7 +383,7 @@ func (p *Standard) exceeds(line []byte) bool {
 func (p *Standard) writeLine(line []byte, matches []Range, isCtx bool, nOrig int) {
 	if p.exceeds(line) {
 		zero := 0
-		p.writeExceeded(line, Range{0, len(line)}, matches, &zero, isCtx, nOrig)
+		p.writeExceeded(line, Range{Start: 0, End: len(line)}, matches, &zero, isCtx, nOrig)
 		return
 	}
 	p.writeTrim(line)
@@ -399,7 +399,7 @@ func (p *Standard) writeTrim(line []byte) {
 	}
 	t := lenTerm(p, line)
 	body := line[:len(line)-t]
-	r := trimPrefix(body, Range{0, len(body)})
+	r := trimPrefix(body, Range{Start: 0, End: len(body)})
 	p.w.write(body[r.Start:])
 	p.w.write(line[len(line)-t:])
 }
@@ -420,7 +420,7 @@ func (p *Standard) writeColoredLine(matches []Range, b []byte, isCtx bool, nOrig
 		p.writeLine(b, matches, isCtx, nOrig)
 		return
 	}
-	line := Range{0, len(b)}
+	line := Range{Start: 0, End: len(b)}
 	if p.exceeds(b) {
 		zero := 0
 		p.writeExceeded(b, line, matches, &zero, isCtx, nOrig)

@@ -68,7 +68,7 @@ func (p *Summary) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	multi := s.Config().Multiline
 	n := uint64(1)
 	if p.track || multi {
-		p.scratch = findMatches(s, p.m, m.Buffer, m.Start, m.Start+len(m.Bytes), p.scratch)
+		p.scratch = findMatches(s, p.m, m.Buffer, m.Start, m.Start+len(m.Bytes), true, p.scratch)
 		n = uint64(len(p.scratch))
 	}
 	if multi {

@@ -3,6 +3,8 @@ package search
 import (
 	"bytes"
 	"io"
+
+	"github.com/evgrep/evgrep/matcher"
 )
 
 // BufferCapacity is the size of the rolling read buffer and of the prefix
@@ -30,9 +32,10 @@ type Config struct {
 // Searcher searches inputs with one matcher. It is not safe for concurrent
 // use; make one per worker. Its buffer is reused between searches.
 type Searcher struct {
-	cfg Config
-	m   Matcher
-	buf []byte
+	cfg    Config
+	m      Matcher
+	buf    []byte
+	ranges []matcher.Range
 }
 
 // New returns a Searcher.
@@ -428,9 +431,14 @@ func (s *Searcher) SearchSlice(data []byte, sink Sink) error {
 }
 
 // multiline finds matches that may span lines and reports each group of
-// adjacent matching lines once.
+// adjacent matching lines once (grep-searcher's MultiLine).
 func (c *core) multiline(data []byte) error {
 	term := c.term()
+	matches := c.s.m.FindAll(data, c.s.ranges[:0])
+	c.s.ranges = matches
+	if c.s.cfg.Invert {
+		return c.multilineInvert(data, matches)
+	}
 	haveLast := false
 	var lastS, lastE int
 	flush := func(ls, le int) (bool, error) {
@@ -451,67 +459,25 @@ func (c *core) multiline(data []byte) error {
 		}
 		return c.sinkMatched(data, ls, le)
 	}
-	advance := func(s, e int) {
-		c.pos = e
-		if s == e && c.pos < len(data) {
-			c.pos++
-		}
-	}
 	keepGoing := true
-	for c.pos < len(data) && keepGoing {
-		if c.s.cfg.Invert {
-			start := c.pos
-			var end int
-			if ms, me, ok := c.s.m.Find(data[c.pos:]); ok {
-				ls, le := locate(data, term, c.pos+ms, c.pos+me)
-				end = ls
-				advance(ls, le)
-			} else {
-				end = len(data)
-				c.pos = end
-			}
-			if start >= end {
-				continue
-			}
-			if ok, err := c.afterContextByLine(data, start); !ok || err != nil {
-				return err
-			}
-			if ok, err := c.beforeContextByLine(data, start); !ok || err != nil {
-				return err
-			}
-			for ls := start; ls < end; {
-				le := lineEnd(data, ls, end, term)
-				if ok, err := c.sinkMatched(data, ls, le); !ok || err != nil {
-					return err
-				}
-				ls = le
-			}
-			continue
-		}
-		ms, me, ok := c.s.m.Find(data[c.pos:])
-		if !ok {
-			c.pos = len(data)
-			break
-		}
-		ms, me = ms+c.pos, me+c.pos
-		advance(ms, me)
-		ls, le := locate(data, term, ms, me)
+	for _, m := range matches {
+		ls, le := locate(data, term, m.Start, m.End)
 		if !haveLast {
 			haveLast, lastS, lastE = true, ls, le
 			continue
 		}
 		if lastE >= ls {
-			lastE = le
+			lastE = max(lastE, le)
 			continue
 		}
 		var err error
 		keepGoing, err = flush(lastS, lastE)
-		if err != nil {
+		if err != nil || !keepGoing {
 			return err
 		}
 		lastS, lastE = ls, le
 	}
-	if keepGoing && haveLast {
+	if haveLast {
 		var err error
 		keepGoing, err = flush(lastS, lastE)
 		if err != nil {
@@ -527,6 +493,46 @@ func (c *core) multiline(data []byte) error {
 		return err
 	}
 	return nil
+}
+
+// multilineInvert reports the lines outside every match's lines.
+func (c *core) multilineInvert(data []byte, matches []matcher.Range) error {
+	term := c.term()
+	emit := func(start, end int) (bool, error) {
+		if start >= end {
+			return true, nil
+		}
+		if ok, err := c.afterContextByLine(data, start); !ok || err != nil {
+			return false, err
+		}
+		if ok, err := c.beforeContextByLine(data, start); !ok || err != nil {
+			return false, err
+		}
+		for ls := start; ls < end; {
+			le := lineEnd(data, ls, end, term)
+			if ok, err := c.sinkMatched(data, ls, le); !ok || err != nil {
+				return false, err
+			}
+			ls = le
+		}
+		return true, nil
+	}
+	pos := 0
+	for _, m := range matches {
+		ls, le := locate(data, term, m.Start, m.End)
+		if le <= pos {
+			continue
+		}
+		if ok, err := emit(pos, max(pos, ls)); !ok || err != nil {
+			return err
+		}
+		pos = max(pos, le)
+	}
+	if ok, err := emit(pos, len(data)); !ok || err != nil {
+		return err
+	}
+	_, err := c.afterContextByLine(data, len(data))
+	return err
 }
 
 // SearchReader searches a stream through a rolling buffer, as rg does for

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/evgrep/evgrep/matcher"
 )
 
 // litMatcher matches a fixed string, enough to drive the searcher.
@@ -24,9 +26,15 @@ func (m litMatcher) NextLine(buf []byte, from int) (int, int, bool) {
 	return s, e, true
 }
 
-func (m litMatcher) Find(buf []byte) (int, int, bool) {
-	i := bytes.Index(buf, m.lit)
-	return i, i + len(m.lit), i >= 0
+func (m litMatcher) FindAll(buf []byte, dst []matcher.Range) []matcher.Range {
+	for from := 0; ; {
+		i := bytes.Index(buf[from:], m.lit)
+		if i < 0 {
+			return dst
+		}
+		dst = append(dst, matcher.Range{Start: from + i, End: from + i + len(m.lit)})
+		from += i + len(m.lit)
+	}
 }
 
 // recorder renders what a sink receives in a compact text form.

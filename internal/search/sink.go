@@ -5,6 +5,8 @@
 // reports what it finds to a Sink (the printers).
 package search
 
+import "github.com/evgrep/evgrep/matcher"
+
 // BinaryMode is how NUL bytes are treated.
 type BinaryMode int
 
@@ -75,6 +77,6 @@ type Matcher interface {
 	NextLine(buf []byte, from int) (start, end int, ok bool)
 	// IsMatch reports whether a line (without terminator) matches.
 	IsMatch(line []byte) bool
-	// Find returns the first match in buf (multiline mode).
-	Find(buf []byte) (start, end int, ok bool)
+	// FindAll appends every match in buf, in order (multiline mode).
+	FindAll(buf []byte, dst []matcher.Range) []matcher.Range
 }
