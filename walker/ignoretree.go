@@ -2,10 +2,12 @@ package walker
 
 import (
 	"bufio"
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/evgrep/evgrep/walker/ignore"
 	"github.com/evgrep/evgrep/walker/types"
@@ -180,6 +182,12 @@ func (r *rules) readIgnoreFile(dir, path string, ci bool, report func(error)) *i
 		return nil
 	}
 	gi, errs := ignore.NewGitignore(dir, data, ci)
+	// Reading stops at a line that is not UTF-8. The ignore crate drops
+	// that I/O error when it is the file's only problem, and reports it
+	// with the others otherwise.
+	if n := firstNonUTF8Line(data); n > 0 && len(errs) > 0 {
+		errs = append(errs, &errNotUTF8Line{line: n})
+	}
 	if report != nil {
 		for _, e := range errs {
 			report(&IgnoreFileError{Path: path, Err: e})
@@ -189,6 +197,26 @@ func (r *rules) readIgnoreFile(dir, path string, ci bool, report func(error)) *i
 		return nil
 	}
 	return gi
+}
+
+// firstNonUTF8Line returns the 1-based number of the first line of data
+// that is not valid UTF-8, or 0.
+func firstNonUTF8Line(data []byte) int {
+	if utf8.Valid(data) {
+		return 0
+	}
+	for n := 1; len(data) > 0; n++ {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if !utf8.Valid(line) {
+			return n
+		}
+	}
+	return 0
 }
 
 // gitCommonDir returns the git directory whose info/exclude applies to

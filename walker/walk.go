@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/evgrep/evgrep/walker/ignore"
 )
@@ -75,7 +76,8 @@ func newRules(o *Options) (*rules, error) {
 		r.types = nil
 	}
 	if len(o.Globs) > 0 {
-		cwd, err := os.Getwd()
+		// The physical directory, as Rust's env::current_dir gives.
+		cwd, err := syscall.Getwd()
 		if err != nil {
 			return nil, err
 		}
@@ -103,6 +105,9 @@ func newRules(o *Options) (*rules, error) {
 				continue
 			}
 			gi, errs := ignore.NewGitignore("", data, false)
+			if n := firstNonUTF8Line(data); n > 0 {
+				errs = append(errs, &errNotUTF8Line{line: n})
+			}
 			for _, e := range errs {
 				if r.onIgnoreErr != nil {
 					r.onIgnoreErr(&IgnoreFileError{Path: p, Err: e})
