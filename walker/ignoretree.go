@@ -162,7 +162,7 @@ func (r *rules) newNode(parent *dirNode, dir string, p presence, absParent bool,
 	if r.useGit && p.gitignore {
 		n.git = r.readIgnoreFile(dir, joinPath(dir, gitIgnoreName), r.ci, report)
 	}
-	if r.useExclude {
+	if r.useExclude && p.gitType != typeUnknown {
 		gitIsFile := p.gitType == typeFile
 		if common, ok := gitCommonDir(dir, gitIsFile); ok {
 			n.exclude = r.readIgnoreFile(dir, joinPath(common, excludeName), r.ci, report)
