@@ -162,7 +162,9 @@ func (p *Standard) replace(s *search.Searcher, buf []byte, start, end int, multi
 	if !p.opts().HasReplacement {
 		return false
 	}
-	hayEnd := end
+	// rg 13 replaces in multiline blocks through its look-ahead window, not
+	// just to the end of the block, and prints what that yields.
+	hayEnd := min(len(buf), end+multilineLookAhead)
 	if !s.Config().Multiline || !multi {
 		hayEnd = max(start, trimTerm(s, buf[:end]))
 	}
