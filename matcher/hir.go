@@ -32,6 +32,7 @@ type hir struct {
 	min    int
 	max    int // -1 unbounded
 	greedy bool
+	plus   bool // '+': Rust compiles it as a loop, unlike {1,}
 	capIdx int
 	name   string
 	subs   []*hir
@@ -154,7 +155,7 @@ func (t *translator) node(a *ast, f *flags) (*hir, *parseError) {
 		if err != nil {
 			return nil, err
 		}
-		return &hir{kind: hRepeat, min: a.min, max: a.max, greedy: a.greedy != f.U, subs: []*hir{sub}}, nil
+		return &hir{kind: hRepeat, min: a.min, max: a.max, greedy: a.greedy != f.U, plus: a.plus, subs: []*hir{sub}}, nil
 	case astGroup:
 		inner := *f
 		inner.apply(a.flags)

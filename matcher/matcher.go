@@ -65,6 +65,7 @@ type Matcher struct {
 	canEmpty   bool
 	chunked    bool // RE2 may scan many lines in one call
 	textAnchor bool // \A or \z present
+	byteHigh   bool // raw-byte classes that match non-ASCII bytes
 
 	ncap  int            // capture groups of the user's pattern
 	names map[string]int // capture names (user numbering)
@@ -195,6 +196,7 @@ func Compile(o Options) (*Matcher, error) {
 		m.re, m.reMode = nil, re2None
 	}
 	m.textAnchor = info.textAnchor
+	m.byteHigh = info.byteHigh
 	m.chunked = m.re != nil && !o.Multiline && o.LineTerminator == '\n' && !info.textAnchor
 	return m, nil
 }
@@ -258,7 +260,9 @@ func (m *Matcher) IsMatch(line []byte) bool {
 		return m.re.Match(line)
 	}
 	var caps [2]int
-	return m.prog.exec(line, 0, false, true, caps[:])
+	md := execMode{earliest: true, asciiPrevAt: -1}
+	md.charStep = m.uniWB && !m.byteHigh && !isASCII(line)
+	return m.prog.execMode(line, 0, md, caps[:])
 }
 
 // NextLine finds the first line in buf[from:] that contains a match (from
@@ -364,7 +368,7 @@ func (m *Matcher) findAt(h []byte, at int, caps []int) (int, int, bool) {
 	if caps != nil {
 		c = caps
 	}
-	if !m.prog.exec(h, at, false, false, c) {
+	if !m.search(m.prog, h, at, c) {
 		return 0, 0, false
 	}
 	s, e := c[0], c[1]
@@ -382,13 +386,37 @@ func (m *Matcher) findAt(h []byte, at int, caps []int) (int, int, bool) {
 	return s, e, true
 }
 
+// search runs the VM the way Rust's regex 1.5 would search from at. With
+// a Unicode \b on non-ASCII text Rust falls back from its DFA to its NFA,
+// which steps by characters; its DFA, when it finishes on ASCII bytes,
+// judges the byte before at as ASCII.
+func (m *Matcher) search(p *prog, h []byte, at int, caps []int) bool {
+	md := execMode{asciiPrevAt: -1}
+	if m.uniWB && !m.byteHigh {
+		if at > 0 && h[at-1] >= 0x80 {
+			md.asciiPrevAt = at
+			if p.execMode(h, at, md, caps) {
+				end := min(caps[1]+1, len(h))
+				if isASCII(h[at:end]) {
+					return true
+				}
+			} else if isASCII(h[at:]) {
+				return false
+			}
+			md.asciiPrevAt = -1
+		}
+		md.charStep = !isASCII(h[at:])
+	}
+	return p.execMode(h, at, md, caps)
+}
+
 // wordFindAt follows rg 13's WordMatcher: a fast path that strips one
 // character from each end of the word regex's match and checks the rest
 // against the original pattern, else the capture of group 1.
 func (m *Matcher) wordFindAt(h []byte, at int, caps []int) (int, int, bool) {
 	if caps == nil {
 		var c [2]int
-		if !m.prog.exec(h, at, false, false, c[:]) {
+		if !m.search(m.prog, h, at, c[:]) {
 			return 0, 0, false
 		}
 		cs, ce := c[0], c[1]
@@ -404,7 +432,7 @@ func (m *Matcher) wordFindAt(h []byte, at int, caps []int) (int, int, bool) {
 		}
 	}
 	full := make([]int, m.prog.nslots)
-	if !m.prog.exec(h, at, false, false, full) {
+	if !m.search(m.prog, h, at, full) {
 		return 0, 0, false
 	}
 	if caps != nil {
@@ -521,12 +549,32 @@ func (m *Matcher) OccurrencesIn(buf []byte, start, end int, dst []Range) []Range
 	return dst
 }
 
-// FindAll appends all occurrences in buf, for multiline mode (-U).
+// FindAll appends all occurrences in buf, for multiline mode (-U). An
+// empty match at the very end of a buffer that ends with a line
+// terminator (or is empty) is left out: rg has no line to report there;
+// in CRLF mode so is an empty match between '\r' and '\n'.
 func (m *Matcher) FindAll(buf []byte, dst []Range) []Range {
 	if m.none {
 		return dst
 	}
-	return m.findAll(buf, 0, dst)
+	base := len(dst)
+	dst = m.findAll(buf, 0, dst)
+	if m.crlf {
+		// rg reports no empty match between the '\r' and '\n' of a CRLF.
+		out := dst[:base]
+		for _, r := range dst[base:] {
+			if r.Start == r.End && r.Start > 0 && r.Start < len(buf) && buf[r.Start-1] == '\r' && buf[r.Start] == '\n' {
+				continue
+			}
+			out = append(out, r)
+		}
+		dst = out
+	}
+	if n := len(dst); n > base && dst[n-1].Start == len(buf) &&
+		(len(buf) == 0 || buf[len(buf)-1] == m.term) {
+		dst = dst[:n-1]
+	}
+	return dst
 }
 
 // re2IterExact reports whether go-re2's FindAll iteration (Go semantics)

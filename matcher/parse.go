@@ -72,7 +72,8 @@ type ast struct {
 	min     int       // repetition
 	max     int       // -1: unbounded
 	greedy  bool
-	capIdx  int // group: capture index, 0 for non-capturing
+	plus    bool // repetition written as '+' (compiled as a loop)
+	capIdx  int  // group: capture index, 0 for non-capturing
 	flags   []flagItem
 	subs    []*ast
 }
@@ -575,7 +576,7 @@ func (p *parser) parseUncountedRepetition(concat *ast) *parseError {
 	case '+':
 		min = 1
 	}
-	concat.subs[len(concat.subs)-1] = &ast{kind: astRepeat, sp: span{last.sp.start, p.pos}, min: min, max: max, greedy: greedy, subs: []*ast{last}}
+	concat.subs[len(concat.subs)-1] = &ast{kind: astRepeat, sp: span{last.sp.start, p.pos}, min: min, max: max, greedy: greedy, plus: op == '+', subs: []*ast{last}}
 	_ = opStart
 	return nil
 }

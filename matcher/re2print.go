@@ -104,12 +104,20 @@ func writeRE2(b *strings.Builder, h *hir, mode re2Mode) {
 		switch {
 		case h.min == 0 && h.max < 0:
 			b.WriteByte('*')
-		case h.min == 1 && h.max < 0:
+		case h.min == 1 && h.max < 0 && h.plus:
 			b.WriteByte('+')
+		case h.max < 0:
+			// e{n,} is n copies then e*, as Rust compiles it (RE2 would
+			// turn {1,} into a loop like '+').
+			b.WriteString("{" + strconv.Itoa(h.min) + "}")
+			if !h.greedy {
+				b.WriteByte('?')
+			}
+			b.WriteString("(?:")
+			writeRE2(b, h.subs[0], mode)
+			b.WriteString(")*")
 		case h.min == 0 && h.max == 1:
 			b.WriteByte('?')
-		case h.max < 0:
-			b.WriteString("{" + strconv.Itoa(h.min) + ",}")
 		case h.min == h.max:
 			b.WriteString("{" + strconv.Itoa(h.min) + "}")
 		default:

@@ -134,7 +134,6 @@ var rgCases = []rgCase{
 	{pats: []string{"a..b"}, input: "aéb\na\xffb\naxb\n", mod: nounicode},
 	{pats: []string{"é"}, input: "é\n", mod: nounicode},
 	{pats: []string{`\w+`}, input: "aé_1\n", mod: nounicode},
-	{pats: []string{`(?u:\w+)`}, input: "aé_1\n", mod: nounicode},
 	// multiline
 	{pats: []string{"o.b"}, input: "foo\nbar\n", mod: multi},
 	{pats: []string{`o\nb`}, input: "foo\nbar\nfoo\nbaz\n", mod: multi},

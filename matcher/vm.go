@@ -233,17 +233,32 @@ func (c *compiler) repeat(h *hir) frag {
 		return frag{empty: true}
 	}
 	f := frag{empty: true}
-	for i := 0; i < h.min; i++ {
+	for i := 0; i < h.min && !h.plus; i++ {
 		f = c.cat(f, c.compile(sub))
 		if c.err != nil {
 			return f
 		}
+	}
+	if h.plus {
+		// e+ is e followed by a split back to the same e.
+		body := c.real(c.compile(sub))
+		split := c.emit(inst{op: opSplit})
+		c.patch(body.holes, split)
+		if h.greedy {
+			c.p.insts[split].out = body.start
+			return frag{start: body.start, holes: []hole{{split, -2}}}
+		}
+		c.p.insts[split].out1 = body.start
+		return frag{start: body.start, holes: []hole{{split, -1}}}
 	}
 	if h.max < 0 {
 		if h.min == 0 {
 			return c.star(sub, h.greedy)
 		}
 		return c.cat(f, c.star(sub, h.greedy))
+	}
+	if h.max == h.min {
+		return f
 	}
 	// Optional copies nest: (sub(sub(sub)?)?)?
 	var opt frag
@@ -471,7 +486,7 @@ func (m *machine) clear(q *queue) {
 }
 
 // assertOK evaluates an empty-width assertion at pos in h.
-func assertOK(a assertKind, uni bool, h []byte, pos int) bool {
+func assertOK(a assertKind, uni bool, h []byte, pos int, asciiPrevAt int) bool {
 	switch a {
 	case assertStartLine:
 		return pos == 0 || h[pos-1] == '\n'
@@ -484,7 +499,9 @@ func assertOK(a assertKind, uni bool, h []byte, pos int) bool {
 	}
 	var before, after bool
 	if uni {
-		if pos > 0 {
+		if pos > 0 && pos == asciiPrevAt {
+			before = isASCIIWord(h[pos-1])
+		} else if pos > 0 {
 			r, n := utf8.DecodeLastRune(h[:pos])
 			before = !(r == utf8.RuneError && n <= 1) && isUniWord(r)
 		}
@@ -504,7 +521,7 @@ func assertOK(a assertKind, uni bool, h []byte, pos int) bool {
 
 // add follows empty transitions from pc at pos, adding threads to q in
 // priority order. cap is the working capture array.
-func (m *machine) add(q *queue, pc0 int32, pos int, cap []int, h []byte) {
+func (m *machine) add(q *queue, pc0 int32, pos int, cap []int, h []byte, ap int) {
 	stk := m.stack[:0]
 	stk = append(stk, addFrame{pc: pc0, slot: -1})
 	for len(stk) > 0 {
@@ -528,7 +545,7 @@ func (m *machine) add(q *queue, pc0 int32, pos int, cap []int, h []byte) {
 				pc = in.out
 				continue
 			case opAssert:
-				if assertOK(in.assert, in.uni, h, pos) {
+				if assertOK(in.assert, in.uni, h, pos, ap) {
 					pc = in.out
 					continue
 				}
@@ -555,6 +572,23 @@ func (m *machine) add(q *queue, pc0 int32, pos int, cap []int, h []byte) {
 // returns true. With earliest set it stops at the first match found,
 // without caring for its end (enough for "is there a match").
 func (p *prog) exec(h []byte, at int, anchored, earliest bool, caps []int) bool {
+	return p.execMode(h, at, execMode{anchored: anchored, earliest: earliest, asciiPrevAt: -1}, caps)
+}
+
+// execMode selects search details that mimic Rust's engine choice.
+type execMode struct {
+	anchored, earliest bool
+	// charStep adds start threads only at character boundaries reached by
+	// stepping from at (Rust's NFA, used for Unicode \b on non-ASCII text).
+	charStep bool
+	// asciiPrevAt, when >= 0, makes a Unicode word boundary at that
+	// position look at the previous byte as ASCII (Rust's DFA start state).
+	asciiPrevAt int
+}
+
+func (p *prog) execMode(h []byte, at int, md execMode, caps []int) bool {
+	anchored, earliest := md.anchored, md.earliest
+	nextStart := at
 	if at > len(h) {
 		return false
 	}
@@ -568,13 +602,19 @@ func (p *prog) exec(h []byte, at int, anchored, earliest bool, caps []int) bool 
 		m.scratch[i] = -1
 	}
 	for pos := at; ; pos++ {
-		if !matched && (!anchored || pos == at) {
+		if !matched && (!anchored || pos == at) && pos >= nextStart {
 			for i := range m.scratch {
 				m.scratch[i] = -1
 			}
-			m.add(run, p.start, pos, m.scratch, h)
+			m.add(run, p.start, pos, m.scratch, h, md.asciiPrevAt)
+			if md.charStep {
+				nextStart = pos + max(1, decodeLen(h[pos:]))
+				if r, _ := utf8.DecodeRune(h[pos:]); r == utf8.RuneError {
+					nextStart = pos + 1
+				}
+			}
 		}
-		if len(run.dense) == 0 {
+		if len(run.dense) == 0 && (matched || anchored) {
 			break
 		}
 		var b byte
@@ -611,7 +651,7 @@ func (p *prog) exec(h []byte, at int, anchored, earliest bool, caps []int) bool 
 						break
 					}
 					if b <= e.hi {
-						m.add(next, e.to, pos+1, t.cap, h)
+						m.add(next, e.to, pos+1, t.cap, h, md.asciiPrevAt)
 						break
 					}
 				}
