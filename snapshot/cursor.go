@@ -1,0 +1,68 @@
+package snapshot
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+)
+
+// Kind is what a cursor pages through.
+type Kind string
+
+// The cursor kinds.
+const (
+	// KindSummary pages through the count-ranked files.
+	KindSummary Kind = "summary"
+	// KindMatches pages through the match lines of a path selection.
+	KindMatches Kind = "matches"
+)
+
+// Valid reports whether k is one of the cursor kinds.
+func (k Kind) Valid() bool { return k == KindSummary || k == KindMatches }
+
+// Cursor is what a cursor token stands for: where the next page of a stored
+// snapshot starts.
+type Cursor struct {
+	// Token is the opaque token given to the agent: 128 random bits as
+	// 32 lowercase hex digits.
+	Token string
+	// Snapshot is the ID of the snapshot it pages.
+	Snapshot string
+	Kind     Kind
+	// Offset is the position of the next page: a file index of the
+	// ranked list (summary) or a line index within the selection
+	// (matches).
+	Offset int
+	// Selection is the path selection a matches cursor is bound to
+	// (empty for summary cursors).
+	Selection PathSelection
+	// Fingerprint and Root are those of the snapshot's search.
+	Fingerprint string
+	Root        string
+	Created     time.Time
+}
+
+// tokenLen is the length of a token or snapshot ID: 128 bits in hex.
+const tokenLen = 32
+
+// newToken returns 128 random bits as 32 lowercase hex digits.
+func newToken() string {
+	var b [tokenLen / 2]byte
+	rand.Read(b[:]) // never fails (crypto/rand since Go 1.24)
+	return hex.EncodeToString(b[:])
+}
+
+// validToken reports whether s has the form of a token: 32 lowercase hex
+// digits.
+func validToken(s string) bool {
+	if len(s) != tokenLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

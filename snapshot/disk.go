@@ -1,0 +1,371 @@
+package snapshot
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// The state folder holds, for each stored snapshot, a directory
+//
+//	s-<id>/snapshot.zst   the snapshot (see codec.go); its mtime is the
+//	                      last use, for the LRU and the idle expiry
+//	s-<id>/c-<token>      one cursor record (JSON) per cursor
+//	s-<id>/expired        present instead of snapshot.zst once evicted, so
+//	                      that the cursors report expiry until the
+//	                      tombstone itself goes (MaxTombstones, TombstoneTTL)
+//
+// and a lock file. Every file is written to a temporary name in its final
+// directory and renamed into place. Readers and writers hold a shared flock
+// on the lock file; eviction (after each Put) holds it exclusively, so it
+// never sees a half-written snapshot and may delete leftovers of crashed
+// processes.
+const (
+	lockName      = ".lock"
+	snapDirPrefix = "s-"
+	snapFileName  = "snapshot.zst"
+	expiredName   = "expired"
+	cursorPrefix  = "c-"
+	tmpPrefix     = ".tmp-"
+	cursorVersion = 1
+)
+
+func (s *Store) snapDir(id string) string { return filepath.Join(s.dir, snapDirPrefix+id) }
+
+// prepareDir checks (and with create, makes) the state folder: a directory
+// owned by this user, mode 0700.
+func (s *Store) prepareDir(create bool) error {
+	if create {
+		if err := os.MkdirAll(s.dir, 0o700); err != nil {
+			return err
+		}
+	}
+	fi, err := os.Stat(s.dir)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s: not a directory", s.dir)
+	}
+	if !ownedBySelf(fi) {
+		return fmt.Errorf("%s: owned by another user", s.dir)
+	}
+	if create && fi.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(s.dir, 0o700); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// withLock runs fn holding the state folder's lock.
+func (s *Store) withLock(exclusive bool, fn func() error) error {
+	unlock, err := lockDir(filepath.Join(s.dir, lockName), exclusive)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return fn()
+}
+
+func (s *Store) fail(err error, what string) *Error {
+	return newError(CodeUnavailable, err, "state folder %s: %s", s.dir, what)
+}
+
+// writeSnapshot persists snap, then evicts by the bounds.
+func (s *Store) writeSnapshot(snap *Snapshot, now time.Time) error {
+	data, err := encodeSnapshot(snap)
+	if err != nil {
+		return s.fail(err, "cannot encode the snapshot")
+	}
+	if err := s.prepareDir(true); err != nil {
+		return s.fail(err, "cannot be used")
+	}
+	err = s.withLock(false, func() error { return s.writeSnapshotLocked(snap.ID, data, now) })
+	if err != nil {
+		return s.fail(err, "cannot store the snapshot")
+	}
+	s.evictDisk(now)
+	return nil
+}
+
+func (s *Store) writeSnapshotLocked(id string, data []byte, now time.Time) error {
+	d := s.snapDir(id)
+	if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	if err := writeAtomic(d, snapFileName, data, now); err != nil {
+		return err
+	}
+	// A snapshot written again after its eviction is alive again.
+	if err := os.Remove(filepath.Join(d, expiredName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// writeAtomic writes data to dir/name through a temporary file and a
+// rename, with modification time mtime.
+func writeAtomic(dir, name string, data []byte, mtime time.Time) (err error) {
+	f, err := os.CreateTemp(dir, tmpPrefix+"*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Chtimes(tmp, mtime, mtime); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, name))
+}
+
+// cursorRecord is a cursor as stored in the state folder.
+type cursorRecord struct {
+	V           int      `json:"v"`
+	Token       string   `json:"token"`
+	Snapshot    string   `json:"snapshot"`
+	Kind        Kind     `json:"kind"`
+	Offset      int      `json:"offset"`
+	Paths       []string `json:"paths,omitempty"`
+	Fingerprint string   `json:"fingerprint"`
+	Root        string   `json:"root"`
+	Created     int64    `json:"created"`
+}
+
+// writeCursor persists c; the snapshot file is written again if it is no
+// longer in the folder (evicted meanwhile by another process).
+func (s *Store) writeCursor(c Cursor, snap *Snapshot, now time.Time) error {
+	rec, err := json.Marshal(cursorRecord{
+		V: cursorVersion, Token: c.Token, Snapshot: c.Snapshot, Kind: c.Kind,
+		Offset: c.Offset, Paths: c.Selection.Paths, Fingerprint: c.Fingerprint,
+		Root: c.Root, Created: c.Created.UnixNano(),
+	})
+	if err != nil {
+		return s.fail(err, "cannot encode the cursor")
+	}
+	if err := s.prepareDir(true); err != nil {
+		return s.fail(err, "cannot be used")
+	}
+	rewrote := false
+	err = s.withLock(false, func() error {
+		d := s.snapDir(c.Snapshot)
+		if _, err := os.Stat(filepath.Join(d, snapFileName)); err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			data, err := encodeSnapshot(snap)
+			if err != nil {
+				return err
+			}
+			if err := s.writeSnapshotLocked(c.Snapshot, data, now); err != nil {
+				return err
+			}
+			rewrote = true
+		}
+		return writeAtomic(d, cursorPrefix+c.Token, rec, now)
+	})
+	if err != nil {
+		return s.fail(err, "cannot store the cursor")
+	}
+	if rewrote {
+		s.evictDisk(now)
+	}
+	return nil
+}
+
+// readCursor finds the record of token in the state folder.
+func (s *Store) readCursor(token string) (Cursor, error) {
+	if err := s.prepareDir(false); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return Cursor{}, newError(CodeNotFound, nil, "unknown cursor")
+		}
+		return Cursor{}, s.fail(err, "cannot be used")
+	}
+	var (
+		c     Cursor
+		found bool
+	)
+	err := s.withLock(false, func() error {
+		entries, err := os.ReadDir(s.dir)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			id, ok := strings.CutPrefix(e.Name(), snapDirPrefix)
+			if !ok || !validToken(id) || !e.IsDir() {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(s.dir, e.Name(), cursorPrefix+token))
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			c, err = decodeCursor(data, token, id)
+			if err != nil {
+				return err
+			}
+			found = true
+			return nil
+		}
+		return nil
+	})
+	if err != nil {
+		return Cursor{}, s.fail(err, "cannot read the cursor")
+	}
+	if !found {
+		return Cursor{}, newError(CodeNotFound, nil, "unknown cursor")
+	}
+	return c, nil
+}
+
+func decodeCursor(data []byte, token, id string) (Cursor, error) {
+	var r cursorRecord
+	if err := json.Unmarshal(data, &r); err != nil {
+		return Cursor{}, fmt.Errorf("corrupt cursor record: %w", err)
+	}
+	if r.V != cursorVersion || r.Token != token || r.Snapshot != id || !r.Kind.Valid() {
+		return Cursor{}, errors.New("corrupt cursor record")
+	}
+	sel := SelectPaths(r.Paths...)
+	if r.Kind == KindSummary && !sel.All() {
+		return Cursor{}, errors.New("corrupt cursor record: a summary cursor with paths")
+	}
+	return Cursor{
+		Token: r.Token, Snapshot: r.Snapshot, Kind: r.Kind, Offset: r.Offset,
+		Selection: sel, Fingerprint: r.Fingerprint, Root: r.Root,
+		Created: time.Unix(0, r.Created),
+	}, nil
+}
+
+// readSnapshot returns snapshot id from the state folder (or the memory
+// copy while the folder still holds it), marking it used.
+func (s *Store) readSnapshot(id string, now time.Time) (*Snapshot, error) {
+	expired := newError(CodeExpired, nil, "the cursor's search is no longer kept")
+	if err := s.prepareDir(false); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, expired
+		}
+		return nil, s.fail(err, "cannot be used")
+	}
+	var snap *Snapshot
+	var result error
+	err := s.withLock(false, func() error {
+		p := filepath.Join(s.snapDir(id), snapFileName)
+		fi, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			result = expired
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if now.Sub(fi.ModTime()) > IdleExpiry {
+			result = expired
+			return nil
+		}
+		if !fi.Mode().IsRegular() || fi.Size() > maxDecodedBytes {
+			return errors.New("snapshot file of a bad size or kind")
+		}
+		if snap = s.cached(id); snap == nil {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			snap, err = decodeSnapshot(data)
+			if err != nil {
+				return err
+			}
+			if snap.ID != id {
+				return errors.New("snapshot file of another snapshot")
+			}
+		}
+		os.Chtimes(p, now, now) // best effort: a read-only folder still serves
+		return nil
+	})
+	if err != nil {
+		return nil, s.fail(err, "cannot read the snapshot")
+	}
+	if result != nil {
+		return nil, result
+	}
+	s.remember(snap, now)
+	return snap, nil
+}
+
+// evictDisk applies the bounds to the state folder: idle snapshots and the
+// least recently used beyond MaxSnapshots become tombstones; tombstones
+// beyond MaxTombstones or older than TombstoneTTL, directories without a
+// snapshot (a crashed write) and temporary files are removed. Best effort:
+// a folder that cannot be cleaned still serves.
+func (s *Store) evictDisk(now time.Time) {
+	s.withLock(true, func() error {
+		entries, err := os.ReadDir(s.dir)
+		if err != nil {
+			return err
+		}
+		type ent struct {
+			dir string
+			t   time.Time
+		}
+		var live, tombs []ent
+		for _, e := range entries {
+			name := e.Name()
+			p := filepath.Join(s.dir, name)
+			if strings.HasPrefix(name, tmpPrefix) {
+				os.Remove(p)
+				continue
+			}
+			id, ok := strings.CutPrefix(name, snapDirPrefix)
+			if !ok || !validToken(id) || !e.IsDir() {
+				continue
+			}
+			if fi, err := os.Stat(filepath.Join(p, snapFileName)); err == nil {
+				live = append(live, ent{p, fi.ModTime()})
+			} else if fi, err := os.Stat(filepath.Join(p, expiredName)); err == nil {
+				tombs = append(tombs, ent{p, fi.ModTime()})
+			} else {
+				os.RemoveAll(p)
+			}
+		}
+		newest := func(es []ent) {
+			sort.Slice(es, func(i, j int) bool {
+				return es[i].t.After(es[j].t) || es[i].t.Equal(es[j].t) && es[i].dir < es[j].dir
+			})
+		}
+		newest(live)
+		for i, e := range live {
+			if i >= MaxSnapshots || now.Sub(e.t) > IdleExpiry {
+				if writeAtomic(e.dir, expiredName, nil, now) == nil {
+					os.Remove(filepath.Join(e.dir, snapFileName))
+					tombs = append(tombs, ent{e.dir, now})
+				}
+			}
+		}
+		newest(tombs)
+		for i, e := range tombs {
+			if i >= MaxTombstones || now.Sub(e.t) > TombstoneTTL {
+				os.RemoveAll(e.dir)
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,78 @@
+package snapshot
+
+import (
+	"time"
+
+	"github.com/evgrep/evgrep/revisions"
+)
+
+// Bounds of the agent contract (DESIGN.md, "Agent contract"), one constant
+// each. The snapshot enforces the retention, page and store bounds; the
+// others are here so that the agent policy reads every bound from one place.
+const (
+	// MaxRetainedLines is how many match lines one search retains; more
+	// make the snapshot Partial (totals stay exact).
+	MaxRetainedLines = 50000
+
+	// MaxResponseBytes is the budget of one agent response.
+	MaxResponseBytes = 16 << 10
+
+	// MaxSummaryFiles is how many files one summary page lists.
+	MaxSummaryFiles = 30
+
+	// MaxRangesShown is how many occurrence ranges one shown line lists;
+	// the rest are counted.
+	MaxRangesShown = 20
+
+	// MaxExcerptChars is the length of the excerpt of a long line, around
+	// its first occurrence.
+	MaxExcerptChars = 500
+
+	// MaxInspectBytes is how much source inspect reads from one file; it
+	// is also the size up to which revisions.Check re-hashes a file.
+	MaxInspectBytes = revisions.RehashLimit
+
+	// MaxSnapshots is how many snapshots a Store keeps (LRU), in memory
+	// and in its state folder.
+	MaxSnapshots = 20
+
+	// IdleExpiry is how long a snapshot is kept without being used.
+	IdleExpiry = 10 * time.Minute
+
+	// MaxPageLines is the largest limit of one matches page (the request's
+	// limit field is 1–100).
+	MaxPageLines = 100
+)
+
+// Bounds internal to the snapshot, chosen so that a retained snapshot (and
+// its file in the state folder) stays small whatever the input.
+const (
+	// MaxRetainedBytes bounds the text and ranges retained by one search;
+	// beyond it the snapshot is Partial, as beyond MaxRetainedLines.
+	MaxRetainedBytes = 64 << 20
+
+	// MaxLineBytes is the longest line retained whole. A longer line is
+	// retained as a window of MaxLineBytes around its first occurrence,
+	// which holds any MaxExcerptChars excerpt around it (4 bytes a
+	// character at most, on either side).
+	MaxLineBytes = 8 << 10
+
+	// MaxRangesRetained is how many occurrence ranges of one line are
+	// retained; Line.Occurrences keeps the exact count.
+	MaxRangesRetained = 64
+
+	// rangeCost is what one retained range counts against
+	// MaxRetainedBytes (four ints).
+	rangeCost = 32
+
+	// MaxTombstones is how many evicted snapshots a Store remembers, so
+	// that their cursors fail with E_CURSOR_EXPIRED rather than
+	// E_CURSOR_NOT_FOUND.
+	MaxTombstones = 200
+
+	// TombstoneTTL is how long an evicted snapshot is remembered.
+	TombstoneTTL = 24 * time.Hour
+
+	// maxDecodedBytes bounds what one snapshot file may decompress to.
+	maxDecodedBytes = 512 << 20
+)

@@ -1,0 +1,313 @@
+package snapshot
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+)
+
+// StateDirEnv names the environment variable that sets the state folder.
+const StateDirEnv = "EVGREP_STATE_DIR"
+
+// DefaultStateDir returns the state folder: $EVGREP_STATE_DIR when set,
+// else the user cache directory + "/evgrep".
+func DefaultStateDir() (string, error) {
+	if d := os.Getenv(StateDirEnv); d != "" {
+		return d, nil
+	}
+	c, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(c, "evgrep"), nil
+}
+
+// Store keeps snapshots and the cursors that page through them: in memory
+// (an LRU of MaxSnapshots snapshots with IdleExpiry) and, when it has a
+// state folder, on disk as well so that a cursor made by one process is
+// resolved by the next. It is safe for concurrent use, and several
+// processes may share one state folder.
+//
+// A state folder that cannot be created, written or read, or holds corrupt
+// files, never makes an operation panic: Put and NewCursor fail with
+// CodeUnavailable (the search result itself is unaffected; only the cursor
+// cannot be offered) and Resolve fails with CodeUnavailable.
+type Store struct {
+	dir string
+	now func() time.Time
+
+	mu      sync.Mutex
+	snaps   map[string]*memEntry
+	cursors map[string]Cursor
+	tombs   map[string]time.Time // evicted snapshots (memory-only stores)
+}
+
+type memEntry struct {
+	snap *Snapshot
+	used time.Time
+}
+
+// NewStore returns a store persisting to the state folder dir (created with
+// mode 0700 on first write), or a memory-only store when dir is "". No
+// error is possible here: folder problems surface as CodeUnavailable.
+func NewStore(dir string) *Store {
+	return &Store{
+		dir:     dir,
+		now:     time.Now,
+		snaps:   make(map[string]*memEntry),
+		cursors: make(map[string]Cursor),
+		tombs:   make(map[string]time.Time),
+	}
+}
+
+// NewMemoryStore returns a store that keeps snapshots in memory only (one
+// MCP session).
+func NewMemoryStore() *Store { return NewStore("") }
+
+// Dir returns the state folder, "" for a memory-only store.
+func (s *Store) Dir() string { return s.dir }
+
+// Put stores snap, giving it an ID if it has none. It is kept in memory
+// whatever happens; for a persistent store it is also written to the state
+// folder, and an error (CodeUnavailable) means no cursor of it can be
+// resolved by another process.
+func (s *Store) Put(snap *Snapshot) error {
+	if snap == nil {
+		return newError(CodeUnavailable, nil, "no snapshot to store")
+	}
+	now := s.now()
+	s.mu.Lock()
+	if snap.ID == "" {
+		snap.ID = newToken()
+	}
+	s.snaps[snap.ID] = &memEntry{snap: snap, used: now}
+	delete(s.tombs, snap.ID)
+	s.evictMemLocked(now)
+	s.mu.Unlock()
+	if s.dir == "" {
+		return nil
+	}
+	return s.writeSnapshot(snap, now)
+}
+
+// NewCursor returns a token for the page of snap of the given kind that
+// starts at offset (0..count, where count is the number of files for
+// KindSummary and of retained lines in sel for KindMatches). sel is ignored
+// for summary cursors. snap is stored first if it has no ID yet. Errors:
+// CodeWrongKind for an unknown kind, CodeOffsetInvalid, and CodeUnavailable
+// when the state folder cannot take the cursor.
+func (s *Store) NewCursor(snap *Snapshot, kind Kind, offset int, sel PathSelection) (string, error) {
+	if snap == nil {
+		return "", newError(CodeUnavailable, nil, "no snapshot for the cursor")
+	}
+	if !kind.Valid() {
+		return "", newError(CodeWrongKind, nil, "unknown cursor kind %q", kind)
+	}
+	if kind == KindSummary {
+		sel = PathSelection{}
+	} else {
+		sel = SelectPaths(sel.Paths...)
+	}
+	if n := snap.count(kind, sel); offset < 0 || offset > n {
+		return "", newError(CodeOffsetInvalid, nil, "offset %d outside 0..%d", offset, n)
+	}
+	now := s.now()
+	if snap.ID == "" {
+		if err := s.Put(snap); err != nil {
+			return "", err
+		}
+	} else {
+		s.mu.Lock()
+		if e := s.snaps[snap.ID]; e != nil {
+			e.used = now
+		} else {
+			s.snaps[snap.ID] = &memEntry{snap: snap, used: now}
+			delete(s.tombs, snap.ID)
+			s.evictMemLocked(now)
+		}
+		s.mu.Unlock()
+	}
+	c := Cursor{
+		Token:       newToken(),
+		Snapshot:    snap.ID,
+		Kind:        kind,
+		Offset:      offset,
+		Selection:   sel,
+		Fingerprint: snap.Meta.Fingerprint(),
+		Root:        snap.Meta.Root,
+		Created:     now,
+	}
+	if s.dir != "" {
+		if err := s.writeCursor(c, snap, now); err != nil {
+			return "", err
+		}
+	}
+	s.mu.Lock()
+	s.cursors[c.Token] = c
+	s.mu.Unlock()
+	return c.Token, nil
+}
+
+// Resolve returns the snapshot and cursor a token stands for, checking it
+// against the request: root (compared after filepath.Clean) and fingerprint
+// are those of the request's search, each skipped when "", and kind the
+// page it asks for ("" accepts either kind, e.g. to inspect a match by its
+// number). Failures are *Error with, in the order checked:
+// CodeMalformed, CodeNotFound, CodeWrongKind, CodeOptionsConflict (other
+// root or options), CodeExpired, CodeUnavailable (state folder unreadable
+// or corrupt) and CodeOffsetInvalid. A cursor never re-runs a search.
+func (s *Store) Resolve(token, root string, kind Kind, fingerprint string) (*Snapshot, Cursor, error) {
+	if !validToken(token) {
+		return nil, Cursor{}, newError(CodeMalformed, nil, "not a cursor token")
+	}
+	c, err := s.lookupCursor(token)
+	if err != nil {
+		return nil, Cursor{}, err
+	}
+	if kind != "" && c.Kind != kind {
+		return nil, Cursor{}, newError(CodeWrongKind, nil, "a %s cursor cannot page %s", c.Kind, kind)
+	}
+	if root != "" && filepath.Clean(root) != filepath.Clean(c.Root) {
+		return nil, Cursor{}, newError(CodeOptionsConflict, nil, "the cursor belongs to a search of another root")
+	}
+	if fingerprint != "" && fingerprint != c.Fingerprint {
+		return nil, Cursor{}, newError(CodeOptionsConflict, nil, "the request's options differ from the cursor's search")
+	}
+	snap, err := s.lookupSnapshot(c.Snapshot)
+	if err != nil {
+		return nil, Cursor{}, err
+	}
+	if snap.Meta.Root != c.Root || snap.Meta.Fingerprint() != c.Fingerprint {
+		return nil, Cursor{}, newError(CodeUnavailable, nil, "the cursor does not match its snapshot")
+	}
+	if n := snap.count(c.Kind, c.Selection); c.Offset < 0 || c.Offset > n {
+		return nil, Cursor{}, newError(CodeOffsetInvalid, nil, "offset %d outside 0..%d", c.Offset, n)
+	}
+	return snap, c, nil
+}
+
+func (s *Store) lookupCursor(token string) (Cursor, error) {
+	s.mu.Lock()
+	c, ok := s.cursors[token]
+	s.mu.Unlock()
+	if ok {
+		return c, nil
+	}
+	if s.dir == "" {
+		return Cursor{}, newError(CodeNotFound, nil, "unknown cursor")
+	}
+	c, err := s.readCursor(token)
+	if err != nil {
+		return Cursor{}, err
+	}
+	s.mu.Lock()
+	s.cursors[token] = c
+	s.mu.Unlock()
+	return c, nil
+}
+
+func (s *Store) lookupSnapshot(id string) (*Snapshot, error) {
+	now := s.now()
+	if s.dir != "" {
+		return s.readSnapshot(id, now)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.snaps[id]
+	if e != nil && now.Sub(e.used) > IdleExpiry {
+		s.dropLocked(id, now)
+		e = nil
+	}
+	if e == nil {
+		return nil, newError(CodeExpired, nil, "the cursor's search is no longer kept")
+	}
+	e.used = now
+	return e.snap, nil
+}
+
+// cached returns the in-memory copy of snapshot id, if any.
+func (s *Store) cached(id string) *Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e := s.snaps[id]; e != nil {
+		return e.snap
+	}
+	return nil
+}
+
+// remember puts a snapshot read from disk in the memory cache.
+func (s *Store) remember(snap *Snapshot, now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e := s.snaps[snap.ID]; e != nil {
+		e.used = now
+		return
+	}
+	s.snaps[snap.ID] = &memEntry{snap: snap, used: now}
+	s.evictMemLocked(now)
+}
+
+// evictMemLocked applies the idle expiry and the LRU bound to the memory
+// copies, and bounds the tombstones.
+func (s *Store) evictMemLocked(now time.Time) {
+	for id, e := range s.snaps {
+		if now.Sub(e.used) > IdleExpiry {
+			s.dropLocked(id, now)
+		}
+	}
+	for len(s.snaps) > MaxSnapshots {
+		var lru string
+		for id, e := range s.snaps {
+			if l := s.snaps[lru]; lru == "" || e.used.Before(l.used) || e.used.Equal(l.used) && id < lru {
+				lru = id
+			}
+		}
+		s.dropLocked(lru, now)
+	}
+	pruned := false
+	for id, t := range s.tombs {
+		if now.Sub(t) > TombstoneTTL {
+			delete(s.tombs, id)
+			pruned = true
+		}
+	}
+	if len(s.tombs) > MaxTombstones {
+		ids := make([]string, 0, len(s.tombs))
+		for id := range s.tombs {
+			ids = append(ids, id)
+		}
+		sort.Slice(ids, func(i, j int) bool {
+			ti, tj := s.tombs[ids[i]], s.tombs[ids[j]]
+			return ti.After(tj) || ti.Equal(tj) && ids[i] < ids[j]
+		})
+		for _, id := range ids[MaxTombstones:] {
+			delete(s.tombs, id)
+		}
+		pruned = true
+	}
+	if pruned {
+		for tok, c := range s.cursors {
+			if s.snaps[c.Snapshot] == nil && s.tombs[c.Snapshot].IsZero() {
+				delete(s.cursors, tok)
+			}
+		}
+	}
+}
+
+// dropLocked removes a snapshot from memory. A memory-only store remembers
+// it as a tombstone so its cursors report expiry; a persistent store only
+// drops its cache (the state folder decides) and the cached cursors.
+func (s *Store) dropLocked(id string, now time.Time) {
+	delete(s.snaps, id)
+	if s.dir == "" {
+		s.tombs[id] = now
+		return
+	}
+	for tok, c := range s.cursors {
+		if c.Snapshot == id {
+			delete(s.cursors, tok)
+		}
+	}
+}
