@@ -263,13 +263,10 @@ func extract(h *hir) litInfo {
 }
 
 func reqOf(li litInfo) []lit {
-	if li.req != nil {
-		return li.req
-	}
-	if li.exact != nil && !hasEmpty(li.exact) {
+	if li.exact != nil && !hasEmpty(li.exact) && better(li.exact, li.req) {
 		return li.exact
 	}
-	return nil
+	return li.req
 }
 
 type litScan struct {
