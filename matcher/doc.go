@@ -19,6 +19,27 @@
 // must contain, and only the enclosing line is confirmed. Without a useful
 // literal, RE2 scans chunks of many lines per call.
 //
+// Known differences from rg 13 (whose regex 1.5 engine mixes DFA and NFA
+// answers in a few corners):
+//
+//   - Repetitions of sub-patterns that can match empty, or nested
+//     repetitions, e.g. (?:\b|a)+ or ((?:.)+)+: rg's DFA sometimes picks a
+//     different leftmost-first match end than its NFA; evgrep follows the
+//     NFA (Pike VM) priorities. Whether a line matches is unaffected.
+//   - Unicode \b and \B next to non-ASCII text, after the first match in
+//     a line: rg combines a DFA that judges bytes as ASCII with an NFA that
+//     steps by characters; evgrep models the common cases only.
+//   - (?-u:\b) directly followed by ^ never matches in rg's DFA; evgrep
+//     matches it.
+//   - \A and \z are judged per line by IsMatch/NextLine (as rg's line
+//     confirmation does); OccurrencesIn applies \A to the buffer start.
+//   - --no-unicode with a (?u) part that yields non-ASCII characters is
+//     rejected like rg, but the caret points at the pattern start (rg shows
+//     its internal rewritten pattern).
+//   - Unicode tables are Go's (Unicode 15), rg 13's are Unicode 14; script
+//     extensions (scx=) use the script tables; a few 4-letter script codes
+//     are known.
+//
 // The package never touches the filesystem and knows nothing of flags or
 // printing beyond Options.
 package matcher

@@ -22,6 +22,9 @@ const (
 	// literal prefilter applies (cut at a line terminator).
 	chunkSize = 256 << 10
 
+	// minChunkSize is the first chunk a NextLine call scans with RE2.
+	minChunkSize = 8 << 10
+
 	// maxLiteralVariants bounds how many alternative literals the
 	// prefilter tracks (alternations and case variants multiply).
 	maxLiteralVariants = 16

@@ -320,8 +320,12 @@ func advance(buf []byte, le int) int {
 // the first matching line in buf[from:]. Chunks with non-ASCII text are
 // confirmed line by line when the pattern has a Unicode \b.
 func (m *Matcher) chunkSearch(buf []byte, from int) (int, bool) {
+	size := minChunkSize
 	for from < len(buf) {
-		end := from + chunkSize
+		end := from + size
+		// Each RE2 call copies its input: start small (matches are often
+		// near) and grow while nothing matches.
+		size = min(2*size, chunkSize)
 		if end >= len(buf) {
 			end = len(buf)
 		} else if i := bytes.IndexByte(buf[end:], '\n'); i >= 0 {

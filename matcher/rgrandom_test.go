@@ -84,7 +84,7 @@ func randInput(r *rand.Rand, crlf bool) string {
 
 func TestRandomAgainstRG(t *testing.T) {
 	rgPath(t)
-	n := 400
+	n := 200
 	if testing.Short() {
 		n = 60
 	}
