@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,7 +36,18 @@ const (
 
 // Main runs evgrep with args (without the program name) and returns the exit
 // code: 0 when something matched, 1 when nothing did, 2 on error.
+//
+// EVGREP_CPUPROFILE=FILE writes a pprof CPU profile of the run (for the
+// benchmark work; see bench/README.md).
 func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	if path := os.Getenv("EVGREP_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err == nil {
+			defer f.Close()
+			if pprof.StartCPUProfile(f) == nil {
+				defer pprof.StopCPUProfile()
+			}
+		}
+	}
 	env := cli.Env{StdoutTTY: isTTY(stdout), StdinReadable: isReadableStdin(stdin), Stdin: stdin}
 	cfg, err := cli.Load(args, env)
 	if err != nil {
@@ -516,6 +528,25 @@ func (r *run) searchOne(s *search.Searcher, p filePrinter, e walker.Entry, useMm
 			}
 			return s.SearchSlice(dec, p)
 		}
+	}
+	if !zipped {
+		// The common case: read the descriptor directly, decoding only
+		// when the head holds a BOM or a label asks for it.
+		var head [input.HeadLen]byte
+		f, err := openRaw(e.Path, head[:])
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if input.Raw(e.Path, f.head, iopts) {
+			return s.SearchReader(f, p)
+		}
+		rc, err := input.NewReader(f, e.Path, iopts)
+		if err != nil {
+			return err
+		}
+		defer rc.Close()
+		return s.SearchReader(rc, p)
 	}
 	rc, err := input.Open(e.Path, iopts)
 	if err != nil {
