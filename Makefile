@@ -28,5 +28,15 @@ conformance: build
 conformance-walker: build
 	python3 $(SHARED)/conformance/run.py $(BIN) --supported-flags $(SHARED)/conformance/flags-walker.txt
 
+# Benchmarks (bench/README.md): evgrep against rg, grep, git grep and ugrep.
+# Extra flags: make bench BENCHFLAGS='--runs 3 --corpus ~/src/linux'.
+.PHONY: bench bench-quick
+BENCHFLAGS ?=
+bench: build
+	$(GO) run ./bench --evgrep $(BIN) $(BENCHFLAGS)
+
+bench-quick: build
+	$(GO) run ./bench --quick --evgrep $(BIN) $(BENCHFLAGS)
+
 clean:
 	rm -rf bin

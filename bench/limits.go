@@ -1,0 +1,57 @@
+package main
+
+import "time"
+
+// Every tunable limit of the harness lives here.
+const (
+	// defaultRuns is the number of timed runs per tool and query (after one
+	// warm-up run) in the full suite.
+	defaultRuns = 5
+	// quickRuns is the same for `--quick`.
+	quickRuns = 2
+
+	// defaultBudget bounds the measuring part of the full suite (corpus
+	// preparation and the build come on top); the planner stops adding
+	// timed rounds to a query when its share of the budget is spent.
+	defaultBudget = 8 * time.Minute
+	// quickBudget is the same for `--quick`.
+	quickBudget = 40 * time.Second
+
+	// defaultTimeout kills one run of one tool; a tool that times out is
+	// dropped from the rest of that query and reported as a timeout.
+	defaultTimeout = 20 * time.Second
+	// quickTimeout is the same for `--quick`.
+	quickTimeout = 8 * time.Second
+
+	// minTimedRounds is the number of timed rounds a query always gets,
+	// whatever its share of the budget.
+	minTimedRounds = 1
+
+	// tinyRunsFactor multiplies the runs on the tiny tree, whose runs take
+	// a few milliseconds and are dominated by noise.
+	tinyRunsFactor = 4
+	// tinyFiles is the number of files in the startup-cost tree.
+	tinyFiles = 10
+
+	// largeFileMinBytes is the minimum size of the single large file.
+	largeFileMinBytes = 200 << 20
+
+	// copyBufferBytes is the buffer used to drain a tool's stdout and to
+	// build the large file; the harness keeps its own RSS small because a
+	// vfork'ed child's Maxrss starts at the parent's high-water mark.
+	copyBufferBytes = 64 << 10
+	// stderrKeepBytes is how much of a tool's stderr is kept for the report.
+	stderrKeepBytes = 2 << 10
+	// waitDelay bounds how long Wait waits for a killed tool's pipes.
+	waitDelay = 2 * time.Second
+
+	// rssFloorMarginKiB: a child whose Maxrss is within this margin of the
+	// harness's own high-water RSS is reported as "at most" that value.
+	rssFloorMarginKiB = 256
+
+	// Acceptance targets of issue 4, shown in the summary.
+	targetMedianRatio = 1.0
+	targetMaxRatio    = 1.5
+	targetRSSRatio    = 2.0
+	targetTinyRatio   = 1.2
+)

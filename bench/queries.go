@@ -1,0 +1,122 @@
+package main
+
+import "strings"
+
+// Syntax tells the grep-family tools how to read a pattern; rg and evgrep
+// always get the pattern as a regex (a plain literal is detected by them).
+type Syntax int
+
+const (
+	// Literal patterns have no regex metacharacters; grep-family tools get -F.
+	Literal Syntax = iota
+	// Extended patterns are valid POSIX ERE with GNU extensions (\w, \s);
+	// grep-family tools get -E.
+	Extended
+	// Perl patterns need PCRE (\p{...}); grep and git grep get -P, ugrep
+	// reads them natively.
+	Perl
+)
+
+// CorpusKind is the shape of the corpus a query runs on.
+type CorpusKind int
+
+const (
+	// Tree is a directory searched recursively (GOROOT or a --corpus DIR).
+	Tree CorpusKind = iota
+	// Tiny is the 10-file tree that measures startup cost.
+	Tiny
+	// Large is the single large file.
+	Large
+)
+
+// String names the corpus kind in reports.
+func (k CorpusKind) String() string {
+	switch k {
+	case Tree:
+		return "tree"
+	case Tiny:
+		return "tiny"
+	case Large:
+		return "large"
+	}
+	return "unknown"
+}
+
+// Query is one benchmark query, independent of the tool running it.
+type Query struct {
+	// Name identifies the query in reports (unique within a corpus).
+	Name string
+	// Kind is the kind of corpus the query runs on.
+	Kind CorpusKind
+	// Pattern is the pattern; empty for --files.
+	Pattern string
+	// Syntax tells grep-family tools which dialect the pattern is in.
+	Syntax Syntax
+	// IgnoreCase adds -i, Word adds -w, LineNumber adds -n (otherwise line
+	// numbers are turned off explicitly where a tool has a switch for it).
+	IgnoreCase, Word, LineNumber bool
+	// Files lists files instead of searching (rg --files).
+	Files bool
+	// Quick puts the query in the `--quick` subset.
+	Quick bool
+}
+
+// Flags returns the query's options in rg's spelling, for reports.
+func (q Query) Flags() string {
+	var f []string
+	if q.Files {
+		f = append(f, "--files")
+	}
+	if q.IgnoreCase {
+		f = append(f, "-i")
+	}
+	if q.Word {
+		f = append(f, "-w")
+	}
+	if q.LineNumber {
+		f = append(f, "-n")
+	}
+	return strings.Join(f, " ")
+}
+
+// The patterns shared by several queries.
+const (
+	patLiteral     = "ErrUnexpectedEOF"
+	patSuffix      = "[A-Z][a-z]+Error"
+	patAlternation = "ErrUnexpectedEOF|ErrShortWrite|ErrClosedPipe|ErrNoProgress"
+	patNoLiteral   = `\w{5}\s+\w{5}\s+\w{5}\s+\w{5}\s+\w{5}`
+	patLargeLit    = "NewReader"
+	patLargeAlt    = "NewReader|NewWriter|ReadAll|WriteString|ErrUnexpectedEOF"
+)
+
+// treeQueries are ripgrep's benchsuite queries (linux_* and the like)
+// adapted to a source tree such as GOROOT.
+var treeQueries = []Query{
+	{Name: "literal", Pattern: patLiteral, Syntax: Literal, Quick: true},
+	{Name: "literal -n", Pattern: patLiteral, Syntax: Literal, LineNumber: true},
+	{Name: "literal -i", Pattern: patLiteral, Syntax: Literal, IgnoreCase: true, Quick: true},
+	{Name: "literal -w", Pattern: patLiteral, Syntax: Literal, Word: true},
+	{Name: "no match", Pattern: "zqxZjvNeverThere", Syntax: Literal},
+	{Name: "literal suffix", Pattern: patSuffix, Syntax: Extended, Quick: true},
+	{Name: "alternation", Pattern: patAlternation, Syntax: Extended, Quick: true},
+	{Name: "alternation -i", Pattern: patAlternation, Syntax: Extended, IgnoreCase: true},
+	{Name: "unicode greek", Pattern: `\p{Greek}`, Syntax: Perl},
+	{Name: "unicode word", Pattern: `\wAh`, Syntax: Extended},
+	{Name: "no literal", Pattern: patNoLiteral, Syntax: Extended},
+	{Name: "files", Files: true, Quick: true},
+}
+
+// tinyQueries measure startup cost on the 10-file tree.
+var tinyQueries = []Query{
+	{Name: "literal", Kind: Tiny, Pattern: "Reader", Syntax: Literal, Quick: true},
+}
+
+// largeQueries are ripgrep's subtitles_* queries adapted to one large file
+// of Go source.
+var largeQueries = []Query{
+	{Name: "literal", Kind: Large, Pattern: patLargeLit, Syntax: Literal},
+	{Name: "literal -i", Kind: Large, Pattern: patLargeLit, Syntax: Literal, IgnoreCase: true},
+	{Name: "alternation", Kind: Large, Pattern: patLargeAlt, Syntax: Extended},
+	{Name: "surrounding words", Kind: Large, Pattern: `\w+\s+Reader\s+\w+`, Syntax: Extended},
+	{Name: "cyrillic literal", Kind: Large, Pattern: "Фицпатрик", Syntax: Literal},
+}
