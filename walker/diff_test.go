@@ -72,6 +72,19 @@ var diffCombos = []diffCombo{
 		o.Types = mustTypes(types.Flags{Select: []string{"txt", "json"}})
 		o.Hidden = true
 	}},
+	{args: []string{"-g", "!build/", "-g", "src/**", "-g", "!*.txt"}, set: func(o *Options) {
+		o.Globs = []ignore.OverrideGlob{{Pattern: "!build/"}, {Pattern: "src/**"}, {Pattern: "!*.txt"}}
+	}},
+	{args: []string{"-t", "all", "--no-ignore-dot"}, set: func(o *Options) {
+		o.Types = mustTypes(types.Flags{Select: []string{"all"}})
+		o.NoIgnoreDot = true
+	}},
+	{args: []string{"--no-ignore-vcs", "--no-require-git", "--no-ignore-parent"}, set: func(o *Options) {
+		o.NoIgnoreVCS = true
+		o.RequireGit = false
+		o.NoIgnoreParent = true
+	}},
+	{args: []string{"--max-depth", "0"}, set: func(o *Options) { o.MaxDepth = 0 }},
 	{args: []string{"--max-depth", "1"}, set: func(o *Options) { o.MaxDepth = 1 }},
 	{args: []string{"--max-depth", "2", "--hidden"}, set: func(o *Options) { o.MaxDepth = 2; o.Hidden = true }},
 	{args: []string{"-L"}, set: func(o *Options) { o.Follow = true }},
@@ -183,9 +196,9 @@ func TestDifferentialAgainstRG(t *testing.T) {
 	if !haveRG() {
 		t.Skip("ripgrep 13 not installed")
 	}
-	seeds := 24
+	seeds := 16
 	if testing.Short() {
-		seeds = 6
+		seeds = 4
 	}
 	if s, err := strconv.Atoi(os.Getenv("EVGREP_WALKER_SEEDS")); err == nil {
 		seeds = s
