@@ -62,6 +62,11 @@ func encodeSnapshot(s *Snapshot) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return enc.EncodeAll(payload(s), nil), nil
+}
+
+// payload returns the uncompressed content of the snapshot file of s.
+func payload(s *Snapshot) []byte {
 	w := &writer{}
 	w.buf = append(w.buf, fileMagic...)
 	w.buf = append(w.buf, fileVersion)
@@ -109,7 +114,7 @@ func encodeSnapshot(s *Snapshot) ([]byte, error) {
 			w.uvarint(uint64(r.EndUTF16))
 		}
 	}
-	return enc.EncodeAll(w.buf, nil), nil
+	return w.buf
 }
 
 // decodeSnapshot parses a snapshot file; any damage is an error.
@@ -122,6 +127,11 @@ func decodeSnapshot(data []byte) (s *Snapshot, err error) {
 	if err != nil {
 		return nil, err
 	}
+	return parsePayload(raw)
+}
+
+// parsePayload parses the uncompressed content of a snapshot file.
+func parsePayload(raw []byte) (s *Snapshot, err error) {
 	r := &reader{buf: raw}
 	if string(r.take(len(fileMagic))) != fileMagic {
 		return nil, errors.New("not a snapshot file")

@@ -1,0 +1,108 @@
+package snapshot
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/snapshot/v1.snap")
+
+// goldenPath is a snapshot file written by format version 1: files of
+// earlier builds must keep decoding (or the version must change).
+var goldenPath = filepath.Join("..", "testdata", "snapshot", "v1.snap")
+
+func goldenSnapshot(t testing.TB) *Snapshot {
+	b := newBuilder(12, 1<<30)
+	build(b, corpus("g", 8), 4, testMeta("/root/g"))
+	b.AddLine("g/a-long", 1, bytes.Repeat([]byte("é\xfe"), 3000), []Range{{Start: 4500, End: 4502, StartUTF16: 3000, EndUTF16: 3001}})
+	s := b.Build(testMeta("/root/g"))
+	s.ID = "0123456789abcdef0123456789abcdef"
+	return s
+}
+
+func TestGoldenFile(t *testing.T) {
+	want := goldenSnapshot(t)
+	if *update {
+		data, err := encodeSnapshot(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(goldenPath, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeSnapshot(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Totals.Partial || len(got.lines) != 12 {
+		t.Fatalf("golden totals %+v", got.Totals)
+	}
+	sameSnapshot(t, got, want)
+	_, dec, _ := codecs()
+	raw, err := dec.DecodeAll(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(raw, payload(want)) {
+		t.Error("the encoder no longer writes format version 1 as the golden file has it; change fileVersion")
+	}
+}
+
+// TestDecodeDamage decodes every truncation and many bit flips of a valid
+// payload: never a panic, and whatever decodes is a valid snapshot.
+func TestDecodeDamage(t *testing.T) {
+	raw := payload(goldenSnapshot(t))
+	check := func(b []byte) {
+		s, err := parsePayload(b)
+		if err != nil {
+			return
+		}
+		if err := s.validate(); err != nil {
+			t.Fatalf("decoded an invalid snapshot: %v", err)
+		}
+		// Whatever decodes pages without trouble.
+		s.MatchesPage(PathSelection{}, 0, 100, MaxResponseBytes, nil)
+		s.SummaryPage(0, 30)
+	}
+	for n := 0; n < len(raw); n++ {
+		if _, err := parsePayload(raw[:n]); err == nil {
+			t.Fatalf("truncation to %d bytes decoded", n)
+		}
+	}
+	for i := 0; i < len(raw); i += 3 {
+		for _, bit := range []byte{0x01, 0x10, 0x80} {
+			b := append([]byte(nil), raw...)
+			b[i] ^= bit
+			check(b)
+		}
+	}
+	if _, err := parsePayload(append(append([]byte(nil), raw...), 0)); err == nil {
+		t.Error("trailing byte accepted")
+	}
+}
+
+func FuzzParsePayload(f *testing.F) {
+	f.Add(payload(goldenSnapshot(f)))
+	f.Add(payload(build(NewBuilder(), nil, 0, Meta{})))
+	f.Add([]byte("EVGSNAP\x01"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := parsePayload(b)
+		if err != nil {
+			return
+		}
+		// A decoded snapshot encodes back to the same bytes.
+		if !bytes.Equal(payload(s), b) {
+			t.Fatalf("round trip differs")
+		}
+		s.MatchesPage(SelectPaths("g"), 0, 100, MaxResponseBytes, nil)
+		s.SummaryPage(0, 30)
+	})
+}
