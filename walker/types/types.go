@@ -27,6 +27,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/evgrep/evgrep/walker/ignore"
 )
@@ -311,6 +312,9 @@ type compiledGlob struct {
 func (m *Matcher) add(g string, sel int) error {
 	m.count++
 	switch {
+	case !utf8.ValidString(g):
+		// The glob engine reads a glob as UTF-8 text: leave the odd
+		// bytes to it.
 	case !strings.ContainsAny(g, globMeta):
 		m.literal[g] = max(m.literal[g], sel)
 		return nil

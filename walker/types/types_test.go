@@ -329,3 +329,93 @@ func sortedNames(names []string) []string {
 	sort.Strings(s)
 	return s
 }
+
+// singleGlobMatcher selects one type made of glob g.
+func singleGlobMatcher(g string) (*Matcher, error) {
+	b := NewBuilder()
+	b.defs["t"] = []string{g}
+	b.Select("t")
+	return b.Build()
+}
+
+// agreement compares, for a type made of glob g alone, the matcher's
+// answers with the glob engine's.
+type agreement struct {
+	g  string
+	m  *Matcher
+	cg *ignore.Glob
+}
+
+func newAgreement(t *testing.T, g string) *agreement {
+	t.Helper()
+	m, err := singleGlobMatcher(g)
+	cg, gerr := ignore.CompileGlob(g, ignore.GlobOptions{LiteralSeparator: true, BackslashEscape: true})
+	if (err == nil) != (gerr == nil) {
+		t.Fatalf("glob %q: matcher error %v, glob error %v", g, err, gerr)
+	}
+	if err != nil {
+		return nil
+	}
+	return &agreement{g: g, m: m, cg: cg}
+}
+
+func (a *agreement) check(t *testing.T, name string) {
+	t.Helper()
+	if a == nil {
+		return
+	}
+	want := ignore.Ignore
+	if a.cg.Match(name) {
+		want = ignore.Whitelist
+	}
+	if got := a.m.Match(name, false); got != want {
+		t.Errorf("glob %q, name %q: %v, glob engine says %v", a.g, name, got, want)
+	}
+}
+
+// TestFastPathsAgreeWithGlobs checks the literal, extension and suffix
+// shortcuts against the glob engine over every built-in glob.
+func TestFastPathsAgreeWithGlobs(t *testing.T) {
+	var names []string
+	for _, d := range defaultTypes {
+		for _, g := range d.Globs {
+			r := strings.NewReplacer("*", "ab", "?", "x", "[", "", "]", "", "{", "", "}", "")
+			names = append(names, r.Replace(g), strings.ReplaceAll(g, "*", ""), "x"+g, g+"x")
+		}
+	}
+	names = append(names, "a", ".rs", "rs", "a.rs.bak", "Makefile", "makefile.am")
+	for _, d := range defaultTypes {
+		for _, g := range d.Globs {
+			a := newAgreement(t, g)
+			for _, n := range names {
+				if n == "" || n[len(n)-1] == '.' || strings.Contains(n, "/") {
+					continue
+				}
+				a.check(t, n)
+			}
+		}
+	}
+}
+
+// FuzzTypeMatch checks that no definition or name panics, and that the
+// shortcuts agree with the glob engine.
+func FuzzTypeMatch(f *testing.F) {
+	f.Add("*.rs", "main.rs")
+	f.Add("*.cc.in", "x.cc.in")
+	f.Add("Makefile", "Makefile")
+	f.Add("*.[ch]", "a.h")
+	f.Add("", "")
+	f.Fuzz(func(t *testing.T, g, name string) {
+		b := NewDefaultBuilder()
+		_ = b.Add("fz:" + g)
+		b.Select("fz")
+		if m, err := b.Build(); err == nil {
+			m.Match(name, false)
+			m.Match(name, true)
+		}
+		if g == "" || strings.ContainsAny(g, ":") || name == "" || name[len(name)-1] == '.' || strings.Contains(name, "/") {
+			return
+		}
+		newAgreement(t, g).check(t, name)
+	})
+}
