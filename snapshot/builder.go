@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"bytes"
 	"container/heap"
 	"sort"
 	"sync"
@@ -78,12 +79,14 @@ func (b *Builder) AddFile(path string, rev revisions.Revision) {
 	f.rev = rev
 }
 
-// AddLine records match line lineNumber (1-based) of the file at path, its
-// text (without the line terminator) and its occurrence ranges (in line
-// coordinates, ascending). The line counts len(ranges) occurrences. text and
-// ranges are copied, so the caller may reuse its buffers. Call it once per
-// (path, line).
+// AddLine records match line lineNumber (1-based; 0 when unknown, and a
+// negative number counts as 0) of the file at path, its text (without the
+// line terminator) and its occurrence ranges (in line coordinates,
+// ascending). The line counts len(ranges) occurrences. text and ranges are
+// copied, so the caller may reuse its buffers. Call it once per (path,
+// line): a line added twice is counted and numbered twice.
 func (b *Builder) AddLine(path string, lineNumber int, text []byte, ranges []Range) {
+	lineNumber = max(lineNumber, 0)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	f := b.file(path)
@@ -185,7 +188,11 @@ func (b *Builder) Build(meta Meta) *Snapshot {
 		s.lines[i] = k.line
 	}
 	sort.Slice(s.lines, func(i, j int) bool {
-		return less(s.lines[i].Path, s.lines[i].Number, s.lines[j].Path, s.lines[j].Number)
+		a, b := &s.lines[i], &s.lines[j]
+		if a.Path != b.Path || a.Number != b.Number {
+			return less(a.Path, a.Number, b.Path, b.Number)
+		}
+		return bytes.Compare(a.Text, b.Text) < 0 // a line added twice
 	})
 	for i := range s.lines {
 		s.lines[i].Match = i + 1

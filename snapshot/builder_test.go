@@ -343,3 +343,34 @@ func ExampleBuilder() {
 	// b.go 2
 	// a.go 1
 }
+
+// TestOddLineNumbers: unknown (0), negative and repeated line numbers are
+// caller mistakes, but the snapshot still builds, pages and persists.
+func TestOddLineNumbers(t *testing.T) {
+	b := NewBuilder()
+	b.AddLine("f", 0, []byte("zero"), []Range{{0, 1, 0, 1}})
+	b.AddLine("f", -7, []byte("negative"), []Range{{0, 1, 0, 1}})
+	b.AddLine("f", 3, []byte("b twice"), []Range{{0, 1, 0, 1}})
+	b.AddLine("f", 3, []byte("a twice"), []Range{{0, 1, 0, 1}})
+	s := b.Build(Meta{Root: "/r"})
+	var got []string
+	for _, l := range s.lines {
+		got = append(got, fmt.Sprintf("%d:%s", l.Number, l.Text))
+	}
+	if fmt.Sprint(got) != "[0:negative 0:zero 3:a twice 3:b twice]" {
+		t.Errorf("lines %v", got)
+	}
+	if s.Totals.Lines != 4 {
+		t.Errorf("totals %+v", s.Totals)
+	}
+	dir := t.TempDir()
+	tok, err := NewStore(dir).NewCursor(s, KindMatches, 0, PathSelection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got2, _, err := NewStore(dir).Resolve(tok, "", KindMatches, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameSnapshot(t, got2, s)
+}

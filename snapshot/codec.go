@@ -14,7 +14,8 @@ import (
 // The snapshot file format: a zstd frame (with its content checksum) of
 //
 //	magic "EVGSNAP" and format version byte 1
-//	string ID, string Root, varint Created (Unix ns)
+//	string ID, string Root, varint Created (Unix seconds), uvarint its
+//	  nanoseconds
 //	uvarint count, then (string key, string value) per option, keys sorted
 //	uvarint Searched
 //	uvarint count, then per file in ranked order: string Path, uvarint
@@ -72,7 +73,8 @@ func payload(s *Snapshot) []byte {
 	w.buf = append(w.buf, fileVersion)
 	w.str(s.ID)
 	w.str(s.Meta.Root)
-	w.varint(s.Meta.Created.UnixNano())
+	w.varint(s.Meta.Created.Unix())
+	w.uvarint(uint64(s.Meta.Created.Nanosecond()))
 	keys := sortedKeys(s.Meta.Options)
 	w.uvarint(uint64(len(keys)))
 	for _, k := range keys {
@@ -142,7 +144,12 @@ func parsePayload(raw []byte) (s *Snapshot, err error) {
 	s = &Snapshot{}
 	s.ID = r.str()
 	s.Meta.Root = r.str()
-	s.Meta.Created = time.Unix(0, r.varint())
+	sec := r.varint()
+	nsec := r.uvarint()
+	if nsec >= 1e9 {
+		r.fail("bad time")
+	}
+	s.Meta.Created = time.Unix(sec, int64(nsec)).UTC()
 	if n := r.count(2); n > 0 {
 		s.Meta.Options = make(map[string]string, n)
 		prev := ""
@@ -244,10 +251,7 @@ func (s *Snapshot) validate() error {
 		}
 	}
 	for i, l := range s.lines {
-		if l.Number < 1 {
-			return errors.New("bad line number")
-		}
-		if i > 0 && !less(s.lines[i-1].Path, s.lines[i-1].Number, l.Path, l.Number) {
+		if i > 0 && less(l.Path, l.Number, s.lines[i-1].Path, s.lines[i-1].Number) {
 			return errors.New("lines out of order")
 		}
 		if l.TextStart > l.LineBytes || len(l.Text) > l.LineBytes-l.TextStart || len(l.Ranges) > l.Occurrences {
