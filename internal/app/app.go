@@ -65,7 +65,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "PCRE2 is not available in this build of ripgrep.")
 		return exitError
 	}
-	r := &run{cfg: cfg, stdin: stdin, stderr: stderr, start: time.Now()}
+	r := &run{cfg: cfg, stdin: stdin, stderr: stderr, rawOut: stdout, start: time.Now()}
 	bw := bufio.NewWriterSize(stdout, 64*1024)
 	r.out = bw
 	code := r.main()
@@ -81,6 +81,7 @@ type run struct {
 	cfg    *cli.Config
 	stdin  *os.File
 	stderr io.Writer
+	rawOut io.Writer // unbuffered stdout, for the MCP stdio transport
 	start  time.Time
 
 	outMu      sync.Mutex
@@ -121,8 +122,12 @@ func (r *run) main() int {
 		}
 		_, _ = types.WriteList(r.out, b.Definitions())
 		return exitMatch
-	case cli.CmdAgent, cli.CmdMCP, cli.CmdOutline:
-		fmt.Fprintln(r.stderr, "this mode is not available in this build")
+	case cli.CmdAgent:
+		return r.agent()
+	case cli.CmdMCP:
+		return r.mcp()
+	case cli.CmdOutline:
+		fmt.Fprintln(r.stderr, "--outline needs the syntax package, which this build does not include yet")
 		return exitError
 	}
 

@@ -1,0 +1,178 @@
+// Package agent is evgrep's answer to coding agents: one JSON request in,
+// bounded evidence out (exact totals, a count-ranked file summary, numbered
+// match lines, cursors that work in the next process). It implements the
+// "Agent contract" of DESIGN.md on top of the engine packages; the CLI
+// (--agent) and the MCP server are thin adapters around Handle.
+package agent
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Request is one agent call. Unknown fields are an error.
+type Request struct {
+	Pattern      string     `json:"pattern,omitempty" jsonschema:"the regular expression (rg syntax) or, with literal, the text to find"`
+	Path         string     `json:"path,omitempty" jsonschema:"the search root (default: the current directory)"`
+	Paths        StringList `json:"paths,omitempty" jsonschema:"sub-paths of the root to search (files or folders)"`
+	Glob         StringList `json:"glob,omitempty" jsonschema:"include globs, rg -g syntax"`
+	Exclude      StringList `json:"exclude,omitempty" jsonschema:"exclude globs"`
+	Literal      bool       `json:"literal,omitempty" jsonschema:"treat pattern as a literal string"`
+	IgnoreCase   bool       `json:"ignoreCase,omitempty" jsonschema:"match case-insensitively"`
+	Hidden       *bool      `json:"hidden,omitempty" jsonschema:"search hidden files (default true)"`
+	Context      *int       `json:"context,omitempty" jsonschema:"lines of context around each match line, 0-20"`
+	Limit        *int       `json:"limit,omitempty" jsonschema:"match lines per page, 1-100"`
+	Mode         string     `json:"mode,omitempty" jsonschema:"auto, summary, matches, inspect or outline"`
+	Line         int        `json:"line,omitempty" jsonschema:"inspect: 1-based line in path"`
+	MatchIndex   int        `json:"matchIndex,omitempty" jsonschema:"inspect: match number from a previous answer (with cursor)"`
+	MatchIndices []int      `json:"matchIndices,omitempty" jsonschema:"inspect: 1-5 match numbers (with cursor)"`
+	Targets      []Target   `json:"targets,omitempty" jsonschema:"inspect: 1-5 {path,line} targets"`
+	Cursor       string     `json:"cursor,omitempty" jsonschema:"cursor from a previous answer, to page on"`
+}
+
+// Target is one inspect target.
+type Target struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+}
+
+// StringList accepts a string or an array of strings.
+type StringList []string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (s *StringList) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*s = StringList{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return fmt.Errorf("expected a string or an array of strings")
+	}
+	*s = many
+	return nil
+}
+
+// Request bounds.
+const (
+	maxContext      = 20
+	defaultLimit    = 20
+	maxLimit        = 100
+	maxInspectBatch = 5
+)
+
+// Modes.
+const (
+	ModeAuto    = "auto"
+	ModeSummary = "summary"
+	ModeMatches = "matches"
+	ModeInspect = "inspect"
+	ModeOutline = "outline"
+)
+
+// Error codes of requests (cursor codes come from the snapshot package).
+const (
+	CodeInvalidRequest = "E_REQUEST_INVALID"
+	CodePathForbidden  = "E_PATH_FORBIDDEN"
+	CodePathMissing    = "E_PATH_NOT_FOUND"
+	CodePattern        = "E_PATTERN_INVALID"
+	CodeUnsupported    = "E_MODE_UNSUPPORTED"
+)
+
+// Error is an agent-facing failure with a stable code.
+type Error struct {
+	Code string
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Msg }
+
+func invalid(format string, a ...any) error {
+	return &Error{Code: CodeInvalidRequest, Msg: fmt.Sprintf(format, a...)}
+}
+
+// ParseRequest decodes one request strictly: unknown fields, trailing data
+// and wrong types are errors.
+func ParseRequest(data []byte) (*Request, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var r Request
+	if err := dec.Decode(&r); err != nil {
+		return nil, invalid("request is not a valid JSON object of known fields: %v", err)
+	}
+	if dec.More() {
+		return nil, invalid("trailing data after the request object")
+	}
+	return &r, r.Validate()
+}
+
+// Validate checks ranges and combinations of fields.
+func (r *Request) Validate() error {
+	switch r.Mode {
+	case "", ModeAuto, ModeSummary, ModeMatches, ModeInspect, ModeOutline:
+	default:
+		return invalid("mode %q: expected auto, summary, matches, inspect or outline", r.Mode)
+	}
+	if r.Context != nil && (*r.Context < 0 || *r.Context > maxContext) {
+		return invalid("context %d: expected 0-%d", *r.Context, maxContext)
+	}
+	if r.Limit != nil && (*r.Limit < 1 || *r.Limit > maxLimit) {
+		return invalid("limit %d: expected 1-%d", *r.Limit, maxLimit)
+	}
+	inspectish := r.Line != 0 || r.MatchIndex != 0 || len(r.MatchIndices) > 0 || len(r.Targets) > 0
+	switch r.Mode {
+	case ModeInspect, ModeOutline:
+		return &Error{Code: CodeUnsupported, Msg: "mode " + r.Mode + " needs the syntax package, which this build does not include yet"}
+	}
+	if inspectish {
+		return invalid("line, matchIndex, matchIndices and targets belong to mode inspect")
+	}
+	if r.Cursor == "" && strings.TrimSpace(r.Pattern) == "" && r.Pattern == "" {
+		return invalid("pattern is required (or a cursor to page on)")
+	}
+	if r.Mode == ModeSummary && r.Context != nil && *r.Context > 0 {
+		return invalid("context applies to mode matches (or auto), not summary")
+	}
+	return nil
+}
+
+func (r *Request) hidden() bool { return r.Hidden == nil || *r.Hidden }
+
+func (r *Request) limit() int {
+	if r.Limit == nil {
+		return defaultLimit
+	}
+	return *r.Limit
+}
+
+func (r *Request) context() int {
+	if r.Context == nil {
+		return 0
+	}
+	return *r.Context
+}
+
+// searchOptions are the request fields that define the search: they make
+// the snapshot's fingerprint, so a cursor cannot be replayed with other
+// options. Answer-shaping fields (mode, limit, context) are not included.
+func (r *Request) searchOptions() map[string]string {
+	enc := func(v []string) string { b, _ := json.Marshal(v); return string(b) }
+	return map[string]string{
+		"pattern":    r.Pattern,
+		"literal":    fmt.Sprint(r.Literal),
+		"ignoreCase": fmt.Sprint(r.IgnoreCase),
+		"hidden":     fmt.Sprint(r.hidden()),
+		"glob":       enc(r.Glob),
+		"exclude":    enc(r.Exclude),
+		"paths":      enc(r.Paths),
+	}
+}
+
+// restatesSearch reports whether a cursor request also names search options
+// (which must then equal the cursor's).
+func (r *Request) restatesSearch() bool {
+	return r.Pattern != "" || r.Literal || r.IgnoreCase || r.Hidden != nil || len(r.Glob) > 0 || len(r.Exclude) > 0 || len(r.Paths) > 0
+}

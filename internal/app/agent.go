@@ -1,0 +1,54 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/evgrep/evgrep/internal/agent"
+	"github.com/evgrep/evgrep/internal/mcpserver"
+	"github.com/evgrep/evgrep/snapshot"
+)
+
+// agent answers one --agent request (the JSON argument, or stdin for "-").
+func (r *run) agent() int {
+	data := []byte(r.cfg.AgentRequest)
+	if r.cfg.AgentRequest == "-" {
+		var err error
+		if data, err = io.ReadAll(r.stdin); err != nil {
+			fmt.Fprintln(r.stderr, err)
+			return exitError
+		}
+	}
+	cwd, _ := os.Getwd()
+	env := agent.Env{Store: snapshot.NewStore(agent.StateDir()), Cwd: cwd}
+	ans := agent.HandleJSON(data, env)
+	if r.cfg.AgentFormat == "json" {
+		b, _ := json.Marshal(ans)
+		r.out.Write(b)
+		r.out.WriteByte('\n')
+	} else {
+		io.WriteString(r.out, ans.Text)
+	}
+	if ans.Failed {
+		return exitError
+	}
+	return exitMatch
+}
+
+// mcp serves the agent tool over MCP (stdio, or streamable HTTP).
+func (r *run) mcp() int {
+	cwd, _ := os.Getwd()
+	var err error
+	if r.cfg.MCPHTTP != "" {
+		err = mcpserver.ServeHTTP(r.cfg.MCPHTTP, cwd, r.stderr)
+	} else {
+		err = mcpserver.ServeStdio(r.stdin, r.rawOut, cwd)
+	}
+	if err != nil {
+		fmt.Fprintln(r.stderr, err)
+		return exitError
+	}
+	return exitMatch
+}
