@@ -180,4 +180,3 @@ func forbidden(path string) bool {
 	}
 	return strings.Contains(path+"/", "/.git/")
 }
-
