@@ -177,7 +177,8 @@ func (b *Builder) Build(meta Meta) *Snapshot {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	s := &Snapshot{Meta: meta}
-	if meta.Options != nil {
+	s.Meta.Options = nil
+	if len(meta.Options) > 0 {
 		s.Meta.Options = make(map[string]string, len(meta.Options))
 		for k, v := range meta.Options {
 			s.Meta.Options[k] = v

@@ -191,3 +191,41 @@ func TestConcurrentProcesses(t *testing.T) {
 	}
 	checkFolder(t, dir, all, procs)
 }
+
+// TestSharedStore uses one Store from eight goroutines (an MCP server's
+// session store, or one process's persistent store).
+func TestSharedStore(t *testing.T) {
+	for _, dir := range []string{"", t.TempDir()} {
+		st := NewStore(dir)
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for i := 0; i < 8; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				snap := mustSnapshot(t, fmt.Sprintf("sh%d", i), 10)
+				for off := 0; off <= len(snap.lines); off += 4 {
+					tok, err := st.NewCursor(snap, KindMatches, off, PathSelection{})
+					if err != nil {
+						errs <- err
+						return
+					}
+					got, c, err := st.Resolve(tok, snap.Meta.Root, KindMatches, snap.Meta.Fingerprint())
+					if err != nil {
+						errs <- err
+						return
+					}
+					if got.ID != snap.ID || c.Offset != off {
+						errs <- fmt.Errorf("resolved %s at %d, want %s at %d", got.ID, c.Offset, snap.ID, off)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Errorf("dir %q: %v", dir, err)
+		}
+	}
+}
