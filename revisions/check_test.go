@@ -185,3 +185,39 @@ func TestStatusString(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckErrors: a path that cannot be examined gives Unknown and the
+// error (as root too, unlike permission denied).
+func TestCheckErrors(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	writeFile(t, path, "x\n")
+	rev := record(t, path)
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	// The file is replaced by a symlink loop.
+	if err := os.Symlink("f", path); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := Check(path, rev); st != Unknown || err == nil {
+		t.Errorf("symlink loop: %v, %v; want unknown with an error", st, err)
+	}
+	long := filepath.Join(dir, strings.Repeat("n", 300))
+	if st, err := Check(long, rev); st != Unknown || err == nil {
+		t.Errorf("name too long: %v, %v; want unknown with an error", st, err)
+	}
+	for _, tc := range []struct {
+		err  error
+		want Status
+	}{
+		{os.ErrNotExist, Missing},
+		{syscall.ENOTDIR, Missing},
+		{os.ErrPermission, Unknown},
+		{syscall.EIO, Unknown},
+	} {
+		if _, st, err := missingOr(tc.err); st != tc.want || (st == Unknown) != (err != nil) {
+			t.Errorf("missingOr(%v) = %v, %v; want %v", tc.err, st, err, tc.want)
+		}
+	}
+}
