@@ -95,7 +95,8 @@ func (s *Store) Put(snap *Snapshot) error {
 // NewCursor returns a token for the page of snap of the given kind that
 // starts at offset (0..count, where count is the number of files for
 // KindSummary and of retained lines in sel for KindMatches). sel is ignored
-// for summary cursors. snap is stored first if it has no ID yet. Errors:
+// for summary cursors. snap is stored first if it has no ID yet (store a
+// snapshot before sharing it between goroutines: Put sets its ID). Errors:
 // CodeWrongKind for an unknown kind, CodeOffsetInvalid, and CodeUnavailable
 // when the state folder cannot take the cursor.
 func (s *Store) NewCursor(snap *Snapshot, kind Kind, offset int, sel PathSelection) (string, error) {
@@ -198,14 +199,9 @@ func (s *Store) lookupCursor(token string) (Cursor, error) {
 	if s.dir == "" {
 		return Cursor{}, newError(CodeNotFound, nil, "unknown cursor")
 	}
-	c, err := s.readCursor(token)
-	if err != nil {
-		return Cursor{}, err
-	}
-	s.mu.Lock()
-	s.cursors[token] = c
-	s.mu.Unlock()
-	return c, nil
+	// The folder is the authority for cursors of other processes: they
+	// are read each time, not cached.
+	return s.readCursor(token)
 }
 
 func (s *Store) lookupSnapshot(id string) (*Snapshot, error) {
