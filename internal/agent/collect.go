@@ -41,6 +41,7 @@ func runSearch(r *Request, root string, subPaths []string) (*searchResult, error
 	wo := walker.DefaultOptions()
 	wo.Threads = runtime.NumCPU()
 	wo.Hidden = r.hidden()
+	wo.SkipGitDir = true
 	for _, g := range r.Glob {
 		wo.Globs = append(wo.Globs, ignore.OverrideGlob{Pattern: g})
 	}

@@ -172,6 +172,7 @@ func (r *run) walkerOptions() (walker.Options, error) {
 	o := walker.DefaultOptions()
 	o.Threads = cfg.Threads
 	o.Hidden = cfg.Hidden
+	o.NoIgnore = cfg.NoIgnore
 	o.NoIgnoreDot = cfg.NoIgnoreDot
 	o.NoIgnoreVCS = cfg.NoIgnoreVCS
 	o.NoIgnoreParent = cfg.NoIgnoreParent

@@ -121,6 +121,7 @@ type Config struct {
 
 	// walker
 	Hidden                                                    bool
+	NoIgnore                                                  bool // -u/--no-ignore: also turns off .rgignore
 	NoIgnoreDot, NoIgnoreVCS, NoIgnoreParent, NoIgnoreExclude bool
 	NoIgnoreGlobal, NoIgnoreFiles, NoRequireGit               bool
 	IgnoreFiles                                               []string
@@ -443,6 +444,7 @@ func Load(argv []string, env Env) (*Config, error) {
 	// Walker.
 	noIgnore := a.Has("no-ignore") || unrestricted >= 1
 	c.Hidden = a.Has("hidden") || unrestricted >= 2
+	c.NoIgnore = noIgnore
 	c.NoIgnoreDot = a.Has("no-ignore-dot") || noIgnore
 	c.NoIgnoreExclude = a.Has("no-ignore-exclude") || noIgnore
 	c.NoIgnoreFiles = a.Has("no-ignore-files")
