@@ -70,6 +70,7 @@ type Matcher struct {
 	ncap  int            // capture groups of the user's pattern
 	names map[string]int // capture names (user numbering)
 	pre   *prefilter
+	plain []byte // the pattern is this literal byte string (see plain.go)
 }
 
 // escapeLiteral escapes a -F pattern as Rust's regex::escape does.
@@ -150,6 +151,11 @@ func Compile(o Options) (*Matcher, error) {
 	collectNames(h, m.names)
 	m.canEmpty = canMatchEmpty(h)
 	m.pre = buildPrefilter(h)
+	if !o.Word {
+		if lit, ok := plainBytes(h); ok {
+			m.plain = lit
+		}
+	}
 
 	conf := h
 	nslots := info.maxCap
@@ -256,6 +262,9 @@ func (m *Matcher) IsMatch(line []byte) bool {
 	if m.none {
 		return false
 	}
+	if m.plain != nil {
+		return bytes.Contains(line, m.plain)
+	}
 	if m.re2Exact(line) {
 		return m.re.Match(line)
 	}
@@ -271,6 +280,9 @@ func (m *Matcher) IsMatch(line []byte) bool {
 func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 	if m.none || from < 0 {
 		return 0, 0, false
+	}
+	if m.plain != nil {
+		return m.plainNextLine(buf, from)
 	}
 	for from < len(buf) {
 		var ls, le int
@@ -597,6 +609,9 @@ func (m *Matcher) re2IterExact(h []byte, at int) bool {
 }
 
 func (m *Matcher) findAll(h []byte, at int, dst []Range) []Range {
+	if m.plain != nil {
+		return m.plainFindAll(h, at, dst)
+	}
 	if m.re2IterExact(h, at) {
 		for _, loc := range m.re.FindAllIndex(h[at:], -1) {
 			dst = append(dst, Range{at + loc[0], at + loc[1]})
