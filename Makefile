@@ -38,5 +38,10 @@ bench: build
 bench-quick: build
 	$(GO) run ./bench --quick --evgrep $(BIN) $(BENCHFLAGS)
 
+# One broad agent call against the rg pipeline it replaces (bench/agentbench).
+.PHONY: bench-agent
+bench-agent: build
+	$(GO) run ./bench/agentbench --evgrep $(BIN) $(BENCHFLAGS)
+
 clean:
 	rm -rf bin
