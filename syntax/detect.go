@@ -1,0 +1,137 @@
+package syntax
+
+import (
+	"bytes"
+	"path"
+	"strings"
+)
+
+// byExt maps a lower-case file extension (with its dot) to a language.
+var byExt = map[string]Language{
+	".go":      Go,
+	".py":      Python,
+	".pyi":     Python,
+	".pyw":     Python,
+	".rs":      Rust,
+	".js":      JavaScript,
+	".mjs":     JavaScript,
+	".cjs":     JavaScript,
+	".jsx":     JavaScript,
+	".ts":      TypeScript,
+	".mts":     TypeScript,
+	".cts":     TypeScript,
+	".tsx":     TSX,
+	".java":    Java,
+	".c":       C,
+	".cc":      Cpp,
+	".cpp":     Cpp,
+	".cxx":     Cpp,
+	".c++":     Cpp,
+	".hh":      Cpp,
+	".hpp":     Cpp,
+	".hxx":     Cpp,
+	".h++":     Cpp,
+	".ipp":     Cpp,
+	".tcc":     Cpp,
+	".inl":     Cpp,
+	".rb":      Ruby,
+	".rake":    Ruby,
+	".gemspec": Ruby,
+	".ru":      Ruby,
+}
+
+// byName maps an exact base name to a language.
+var byName = map[string]Language{
+	"Rakefile":    Ruby,
+	"Gemfile":     Ruby,
+	"Guardfile":   Ruby,
+	"Vagrantfile": Ruby,
+	"Podfile":     Ruby,
+	"Fastfile":    Ruby,
+	"Brewfile":    Ruby,
+	"Capfile":     Ruby,
+	"Berksfile":   Ruby,
+	"Thorfile":    Ruby,
+}
+
+// byInterpreter maps a shebang's interpreter (its base name, version digits
+// trimmed) to a language.
+var byInterpreter = map[string]Language{
+	"python":  Python,
+	"pypy":    Python,
+	"ruby":    Ruby,
+	"node":    JavaScript,
+	"nodejs":  JavaScript,
+	"ts-node": TypeScript,
+	"tsx":     TypeScript,
+}
+
+// cppMarkers are cheap signs that a .h file is C++ rather than C.
+var cppMarkers = [][]byte{
+	[]byte("namespace "), []byte("template <"), []byte("template<"),
+	[]byte("class "), []byte("public:"), []byte("private:"), []byte("protected:"),
+	[]byte("std::"), []byte("#include <string>"), []byte("#include <vector>"),
+}
+
+// Detect names the language of a file from its path (extension or base
+// name) and, failing that, from a shebang line at the start of head (the
+// file's first bytes; nil is fine). A ".h" file is C++ when head shows C++
+// constructs, C otherwise. The second result is false when no language fits.
+func Detect(p string, head []byte) (Language, bool) {
+	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
+	if l, ok := byName[base]; ok {
+		return l, true
+	}
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		ext := base[i:]
+		switch ext {
+		case ".C", ".H": // the traditional C++ spellings
+			return Cpp, true
+		}
+		ext = strings.ToLower(ext)
+		if ext == ".h" {
+			if len(head) > headBytes {
+				head = head[:headBytes]
+			}
+			for _, m := range cppMarkers {
+				if bytes.Contains(head, m) {
+					return Cpp, true
+				}
+			}
+			return C, true
+		}
+		if l, ok := byExt[ext]; ok {
+			return l, true
+		}
+	}
+	return shebang(head)
+}
+
+// shebang reads "#!/usr/bin/env [-S] python3 …" or "#!/usr/bin/ruby".
+func shebang(head []byte) (Language, bool) {
+	if !bytes.HasPrefix(head, []byte("#!")) {
+		return "", false
+	}
+	line := head[2:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	fields := strings.Fields(string(line))
+	if len(fields) == 0 {
+		return "", false
+	}
+	prog := path.Base(fields[0])
+	if prog == "env" {
+		prog = ""
+		for _, f := range fields[1:] {
+			if strings.HasPrefix(f, "-") || strings.Contains(f, "=") {
+				continue // env options and VAR=value assignments
+			}
+			prog = path.Base(f)
+			break
+		}
+	}
+	prog = strings.TrimRight(prog, "0123456789.")
+	l, ok := byInterpreter[prog]
+	return l, ok
+}

@@ -1,0 +1,394 @@
+//go:build cgo
+
+package syntax
+
+import (
+	"context"
+	"strings"
+	"sync"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// Supported reports whether a parser for lang is compiled in (always, for
+// the known languages, in a cgo build).
+func Supported(lang Language) bool { return grammars[lang] != nil }
+
+// grammar is one language's parser plus the rules that turn its tree into
+// declarations.
+type grammar struct {
+	get      func() *sitter.Language
+	once     sync.Once
+	lang     *sitter.Language
+	names    []string // node type by symbol
+	classify func(b *builder, n *sitter.Node, typ string, parent int) (found, bool)
+	// wraps reports whether parent is a wrapper that belongs to its child
+	// declaration (export, decorators, template, a one-spec Go type group).
+	wraps func(b *builder, parent, child *sitter.Node, parentTyp string) bool
+	// attach lists node types that attach to the declaration below them
+	// (comments, attributes, decorators).
+	attach map[string]bool
+	// decoration lists node types skipped at the start of a signature.
+	decoration map[string]bool
+	// skip lists node types whose children hold no declarations.
+	skip map[string]bool
+	// descend, when set, lists the only node types whose children are
+	// searched (a faster alternative to skip).
+	descend map[string]bool
+}
+
+// load prepares the grammar's symbol table once.
+func (g *grammar) init() {
+	g.once.Do(func() {
+		g.lang = g.get()
+		n := int(g.lang.SymbolCount())
+		g.names = make([]string, n)
+		for i := 0; i < n; i++ {
+			g.names[i] = g.lang.SymbolName(sitter.Symbol(i))
+		}
+	})
+}
+
+// typ is the node type of n without a C string conversion.
+func (g *grammar) typ(n *sitter.Node) string {
+	s := int(n.Symbol())
+	if s < len(g.names) {
+		return g.names[s]
+	}
+	if n.IsError() {
+		return "ERROR"
+	}
+	return n.Type()
+}
+
+// found is a declaration that classify recognised.
+type found struct {
+	kind, name string
+	// bodyStart is the byte where the body begins (the signature stops
+	// there), or -1 when the declaration has no body.
+	bodyStart int
+	container bool
+	// leaf: the node's children hold no further declarations.
+	leaf bool
+}
+
+// parse runs tree-sitter over src and builds its index.
+func parse(lang Language, src []byte) (*index, error) {
+	g := grammars[lang]
+	if g == nil {
+		return nil, ErrNoParser
+	}
+	g.init()
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(g.lang)
+	tree, err := p.ParseCtx(context.Background(), nil, src)
+	if err != nil || tree == nil {
+		return nil, &Error{"parser failure"}
+	}
+	defer tree.Close()
+	b := &builder{g: g, src: src, lt: newLineTable(src)}
+	root := tree.RootNode()
+	b.walk(root)
+	if root.HasError() {
+		b.collectErrors(root)
+	}
+	return &index{recs: b.recs, errs: b.errs, lines: b.lt.lines()}, nil
+}
+
+// builder walks one tree.
+type builder struct {
+	g    *grammar
+	src  []byte
+	lt   lineTable
+	recs []rec
+	errs []span
+}
+
+// text is the source of n.
+func (b *builder) text(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	s, e := int(n.StartByte()), int(n.EndByte())
+	if s < 0 || e > len(b.src) || s > e {
+		return ""
+	}
+	return string(b.src[s:e])
+}
+
+// firstLine is line of byte offset, last is the line of the node's last byte.
+func (b *builder) firstLine(n *sitter.Node) int { return b.lt.lineOf(int(n.StartByte())) }
+
+func (b *builder) lastLine(n *sitter.Node) int {
+	s, e := int(n.StartByte()), int(n.EndByte())
+	if e > s {
+		e--
+	}
+	return b.lt.lineOf(e)
+}
+
+// item is a node waiting in the walk with the declaration that encloses it.
+type item struct {
+	n      *sitter.Node
+	parent int
+}
+
+// walk records every declaration in pre-order. It keeps its own stack, so
+// deeply nested sources cannot exhaust the goroutine stack.
+func (b *builder) walk(root *sitter.Node) {
+	stack := []item{{root, -1}}
+	var kids []*sitter.Node
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := it.n
+		typ := b.g.typ(n)
+		parent := it.parent
+		if f, ok := b.g.classify(b, n, typ, parent); ok {
+			if b.keep(n, parent) {
+				parent = b.record(n, f, parent)
+			}
+			if f.leaf {
+				continue
+			}
+		}
+		if n.IsError() || b.g.skip[typ] || (b.g.descend != nil && !b.g.descend[typ]) {
+			continue
+		}
+		// Inside a function body only multi-line declarations are kept
+		// (see keep), and a single-line node holds none.
+		if parent >= 0 && !b.recs[parent].container && b.firstLine(n) == b.lastLine(n) {
+			continue
+		}
+		cnt := int(n.NamedChildCount())
+		kids = kids[:0]
+		for i := 0; i < cnt; i++ {
+			if c := n.NamedChild(i); c != nil && c.NamedChildCount() > 0 {
+				kids = append(kids, c)
+			}
+		}
+		for i := len(kids) - 1; i >= 0; i-- {
+			stack = append(stack, item{kids[i], parent})
+		}
+	}
+}
+
+// keep drops one-line declarations local to a function body: for a line
+// there, the enclosing function is the better answer.
+func (b *builder) keep(n *sitter.Node, parent int) bool {
+	if parent < 0 || b.recs[parent].container {
+		return true
+	}
+	return b.firstLine(n) != b.lastLine(n)
+}
+
+// record appends the declaration of node n and returns its index.
+func (b *builder) record(n *sitter.Node, f found, parent int) int {
+	outer := n
+	for {
+		p := outer.Parent()
+		if p == nil || !b.g.wraps(b, p, outer, b.g.typ(p)) {
+			break
+		}
+		outer = p
+	}
+	sigStart := b.sigStart(outer)
+	start := b.attached(outer)
+	first, last := b.lt.lineOf(start), b.lastLine(outer)
+	sb, eb := b.lt.bytesOf(first, last)
+	r := rec{
+		Decl: Decl{
+			Kind: f.kind, Name: clip(f.name),
+			StartLine: first, EndLine: last, StartByte: sb, EndByte: eb,
+			Signature: b.signature(sigStart, f.bodyStart, int(outer.EndByte())),
+		},
+		parent:    parent,
+		container: f.container,
+		hasErr:    outer.HasError(),
+	}
+	if f.container {
+		r.header = b.header(r.Decl, sigStart, f.bodyStart)
+	}
+	b.recs = append(b.recs, r)
+	return len(b.recs) - 1
+}
+
+// attached is the start byte of the comments, attributes and decorators
+// directly above outer (no blank line between), or outer's own start.
+func (b *builder) attached(outer *sitter.Node) int {
+	start := int(outer.StartByte())
+	top := b.lt.lineOf(start)
+	cur := outer
+	for {
+		p := cur.PrevNamedSibling()
+		if p == nil || !b.g.attach[b.g.typ(p)] {
+			break
+		}
+		if b.lastLine(p) < top-1 {
+			break // a blank line between
+		}
+		txt := b.text(p)
+		if strings.HasPrefix(txt, "#!") || strings.HasPrefix(txt, "//!") || strings.HasPrefix(txt, "/*!") {
+			break // a shebang or an inner doc comment belongs to the file
+		}
+		// A comment that trails code on its own first line belongs there.
+		if q := p.PrevSibling(); q != nil && !b.g.attach[b.g.typ(q)] && b.lastLine(q) == b.firstLine(p) {
+			break
+		}
+		cur = p
+		start = int(p.StartByte())
+		top = b.firstLine(p)
+	}
+	return start
+}
+
+// sigStart is where outer's signature starts: after its leading
+// decorators, attributes and annotations.
+func (b *builder) sigStart(outer *sitter.Node) int {
+	cnt := int(outer.ChildCount())
+	for i := 0; i < cnt; i++ {
+		c := outer.Child(i)
+		if c == nil {
+			continue
+		}
+		t := b.g.typ(c)
+		if b.g.decoration[t] {
+			continue
+		}
+		if t == "modifiers" { // Java: annotations, then keywords
+			mc := int(c.ChildCount())
+			for j := 0; j < mc; j++ {
+				m := c.Child(j)
+				if m != nil && !b.g.decoration[b.g.typ(m)] {
+					return int(m.StartByte())
+				}
+			}
+			continue
+		}
+		return int(c.StartByte())
+	}
+	return int(outer.StartByte())
+}
+
+// signature collapses src from start up to the body (or, without one, the
+// end of the first line).
+func (b *builder) signature(start, body, end int) string {
+	if body > start && body <= len(b.src) {
+		end = body
+	} else if i := strings.IndexByte(string(b.src[start:end]), '\n'); i >= 0 {
+		end = start + i
+	}
+	if start < 0 || start > end || end > len(b.src) {
+		return ""
+	}
+	return collapse(b.src[start:end])
+}
+
+// header is a container's header: from the signature's line to the line
+// where its body opens (the `{` line, or the line ending in `:`).
+func (b *builder) header(d Decl, sigStart, body int) *Decl {
+	first := b.lt.lineOf(sigStart)
+	last := first
+	if body > sigStart && body <= len(b.src) {
+		e := body
+		for e > sigStart && isSpace(b.src[e-1]) {
+			e--
+		}
+		last = b.lt.lineOf(e - 1)
+		if body < len(b.src) && b.src[body] == '{' {
+			last = b.lt.lineOf(body)
+		}
+	}
+	if last < first {
+		last = first
+	}
+	sb, eb := b.lt.bytesOf(first, last)
+	return &Decl{Kind: d.Kind, Name: d.Name, StartLine: first, EndLine: last, StartByte: sb, EndByte: eb, Signature: d.Signature}
+}
+
+// collectErrors records the line spans of ERROR and MISSING nodes,
+// descending only where tree-sitter reports an error below.
+func (b *builder) collectErrors(root *sitter.Node) {
+	stack := []*sitter.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.IsError() || n.IsMissing() {
+			b.errs = append(b.errs, span{b.firstLine(n), b.lastLine(n)})
+			continue
+		}
+		cnt := int(n.ChildCount())
+		for i := cnt - 1; i >= 0; i-- {
+			if c := n.Child(i); c != nil && c.HasError() {
+				stack = append(stack, c)
+			}
+		}
+	}
+}
+
+// Helpers shared by the language rules.
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// clip bounds a name like a signature.
+func clip(s string) string {
+	if len(s) <= MaxSignature && !strings.ContainsAny(s, "\n\t\r") {
+		return s
+	}
+	return collapse([]byte(s))
+}
+
+// field is n's child under a field name, or nil.
+func field(n *sitter.Node, name string) *sitter.Node {
+	if n == nil {
+		return nil
+	}
+	return n.ChildByFieldName(name)
+}
+
+// start is a node's start byte, or -1 for nil.
+func start(n *sitter.Node) int {
+	if n == nil {
+		return -1
+	}
+	return int(n.StartByte())
+}
+
+// childOfType is n's first child (named or not) of type t, or nil.
+func (b *builder) childOfType(n *sitter.Node, t string) *sitter.Node {
+	cnt := int(n.ChildCount())
+	for i := 0; i < cnt; i++ {
+		if c := n.Child(i); c != nil && b.g.typ(c) == t {
+			return c
+		}
+	}
+	return nil
+}
+
+// parentTyp is the type of n's parent, or "".
+func (b *builder) parentTyp(n *sitter.Node) string {
+	if p := n.Parent(); p != nil {
+		return b.g.typ(p)
+	}
+	return ""
+}
+
+// parentKind is the kind of the declaration at index i, or "" for -1.
+func (b *builder) parentKind(i int) string {
+	if i < 0 {
+		return ""
+	}
+	return b.recs[i].Kind
+}
+
+// set builds a lookup table.
+func set(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, s := range names {
+		m[s] = true
+	}
+	return m
+}
