@@ -15,13 +15,19 @@
 // entries and retained declarations and is safe for concurrent use.
 package syntax
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Limits, one place for all of them.
 const (
 	// MaxSource is the largest source, in bytes, that is parsed. Larger
 	// sources get ErrTooLarge.
 	MaxSource = 5 << 20
+	// ParseTimeout bounds one parse; a source that takes longer gets
+	// ErrTooLarge.
+	ParseTimeout = 20 * time.Second
 	// MaxSignature is the longest Decl.Signature, in bytes.
 	MaxSignature = 200
 	// cacheEntries bounds the number of parsed sources kept.
@@ -116,8 +122,9 @@ var (
 	// ErrSyntax: the source has a syntax error in or around the line, so
 	// the declaration's extent cannot be trusted.
 	ErrSyntax = &Error{"syntax error"}
-	// ErrTooLarge: the source exceeds MaxSource.
-	ErrTooLarge = &Error{fmt.Sprintf("source larger than %d MiB", MaxSource>>20)}
+	// ErrTooLarge: the source exceeds MaxSource, or its parse exceeded
+	// ParseTimeout.
+	ErrTooLarge = &Error{"source too large"}
 )
 
 // Enclosing returns the smallest declaration that contains the 1-based line
@@ -164,7 +171,7 @@ func load(lang Language, src []byte) (*index, error) {
 		return nil, fmt.Errorf("%w for language %q", ErrNoParser, string(lang))
 	}
 	if len(src) > MaxSource {
-		return nil, ErrTooLarge
+		return nil, fmt.Errorf("%w: %d bytes, over the %d MiB cap", ErrTooLarge, len(src), MaxSource>>20)
 	}
 	return defaultCache.get(lang, src, parse)
 }

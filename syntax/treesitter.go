@@ -4,6 +4,8 @@ package syntax
 
 import (
 	"context"
+	"fmt"
+	"sort"
 	"strings"
 	"sync"
 
@@ -82,12 +84,17 @@ func parse(lang Language, src []byte) (*index, error) {
 	p := sitter.NewParser()
 	defer p.Close()
 	p.SetLanguage(g.lang)
-	tree, err := p.ParseCtx(context.Background(), nil, src)
+	ctx, cancel := context.WithTimeout(context.Background(), ParseTimeout)
+	defer cancel()
+	tree, err := p.ParseCtx(ctx, nil, src)
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("%w: parsing took longer than %v", ErrTooLarge, ParseTimeout)
+	}
 	if err != nil || tree == nil {
 		return nil, &Error{"parser failure"}
 	}
 	defer tree.Close()
-	b := &builder{g: g, src: src, lt: newLineTable(src)}
+	b := &builder{g: g, src: src, lt: newLineTable(src), kids: map[uintptr][]*sitter.Node{}}
 	root := tree.RootNode()
 	b.walk(root)
 	if root.HasError() {
@@ -103,6 +110,7 @@ type builder struct {
 	lt   lineTable
 	recs []rec
 	errs []span
+	kids map[uintptr][]*sitter.Node // children by parent, for siblings
 }
 
 // text is the source of n.
@@ -219,28 +227,58 @@ func (b *builder) record(n *sitter.Node, f found, parent int) int {
 func (b *builder) attached(outer *sitter.Node) int {
 	start := int(outer.StartByte())
 	top := b.lt.lineOf(start)
-	cur := outer
-	for {
-		p := cur.PrevNamedSibling()
-		if p == nil || !b.g.attach[b.g.typ(p)] {
-			break
+	kids, i := b.siblings(outer)
+	for i--; i >= 0; i-- {
+		p := kids[i]
+		if !p.IsNamed() {
+			continue
 		}
-		if b.lastLine(p) < top-1 {
-			break // a blank line between
+		if !b.g.attach[b.g.typ(p)] || b.lastLine(p) < top-1 {
+			break // not a comment, or a blank line between
 		}
 		txt := b.text(p)
 		if strings.HasPrefix(txt, "#!") || strings.HasPrefix(txt, "//!") || strings.HasPrefix(txt, "/*!") {
 			break // a shebang or an inner doc comment belongs to the file
 		}
 		// A comment that trails code on its own first line belongs there.
-		if q := p.PrevSibling(); q != nil && !b.g.attach[b.g.typ(q)] && b.lastLine(q) == b.firstLine(p) {
-			break
+		if i > 0 {
+			if q := kids[i-1]; !b.g.attach[b.g.typ(q)] && b.lastLine(q) == b.firstLine(p) {
+				break
+			}
 		}
-		cur = p
 		start = int(p.StartByte())
 		top = b.firstLine(p)
 	}
 	return start
+}
+
+// siblings returns the children of n's parent and n's place among them
+// (-1 when n has no parent). Children lists are kept per parent, as
+// tree-sitter finds a previous sibling by scanning from the first one.
+func (b *builder) siblings(n *sitter.Node) ([]*sitter.Node, int) {
+	p := n.Parent()
+	if p == nil {
+		return nil, -1
+	}
+	kids, ok := b.kids[p.ID()]
+	if !ok {
+		cnt := int(p.ChildCount())
+		kids = make([]*sitter.Node, 0, cnt)
+		for i := 0; i < cnt; i++ {
+			if c := p.Child(i); c != nil {
+				kids = append(kids, c)
+			}
+		}
+		b.kids[p.ID()] = kids
+	}
+	s := n.StartByte()
+	i := sort.Search(len(kids), func(i int) bool { return kids[i].StartByte() >= s })
+	for ; i < len(kids) && kids[i].StartByte() == s; i++ {
+		if kids[i].Equal(n) {
+			return kids, i
+		}
+	}
+	return nil, -1
 }
 
 // sigStart is where outer's signature starts: after its leading
