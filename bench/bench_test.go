@@ -178,15 +178,18 @@ func TestParseOptions(t *testing.T) {
 		wantErr bool
 	}{
 		{nil, func(o *options) bool {
-			return o.runs == defaultRuns && o.timeout == defaultTimeout && o.budget == defaultBudget && o.name == "latest" && !o.quick
+			return o.runs == defaultRuns && o.timeout == defaultTimeout && o.others == defaultOthersTimeout &&
+				o.budget == defaultBudget && o.name == "latest" && !o.quick
 		}, false},
 		{[]string{"--quick"}, func(o *options) bool {
-			return o.runs == quickRuns && o.timeout == quickTimeout && o.budget == quickBudget && o.name == "quick"
+			return o.runs == quickRuns && o.timeout == quickTimeout && o.others == quickOthersTimeout &&
+				o.budget == quickBudget && o.name == "quick"
 		}, false},
 		{[]string{"--quick", "--runs", "7", "--name", "x"}, func(o *options) bool { return o.runs == 7 && o.name == "x" }, false},
 		{[]string{"--corpus", "a", "--corpus", "b"}, func(o *options) bool { return reflect.DeepEqual(o.corpora, []string{"a", "b"}) }, false},
 		{[]string{"--only", "goroot/.*"}, func(o *options) bool { return o.only.MatchString("goroot/literal") }, false},
 		{[]string{"--runs", "-1"}, nil, true},
+		{[]string{"--others-timeout", "-1s"}, nil, true},
 		{[]string{"--tools", "ack"}, nil, true},
 		{[]string{"--only", "("}, nil, true},
 		{[]string{"--name", "../x"}, nil, true},
@@ -310,15 +313,20 @@ func TestPlan(t *testing.T) {
 
 // fakeExecer answers runs from a script keyed by the tool's executable.
 type fakeExecer struct {
-	calls  []string
-	begins int
-	script map[string]func(n int) Sample
+	calls    []string
+	timeouts map[string]time.Duration
+	begins   int
+	script   map[string]func(n int) Sample
 }
 
 func (f *fakeExecer) beginJob() { f.begins++ }
 
-func (f *fakeExecer) run(inv Invocation) Sample {
+func (f *fakeExecer) run(inv Invocation, timeout time.Duration) Sample {
 	name := inv.Args[0]
+	if f.timeouts == nil {
+		f.timeouts = map[string]time.Duration{}
+	}
+	f.timeouts[name] = timeout
 	n := 0
 	for _, c := range f.calls {
 		if c == name {
@@ -346,7 +354,8 @@ func TestMeasureJob(t *testing.T) {
 			return Sample{Wall: time.Second, Lines: 11}
 		},
 	}}
-	tools := []Tool{{Name: toolEvgrep, Path: "ev"}, {Name: toolRg, Path: "rg"}, {Name: toolGitGrep, Path: "git"}}
+	tools := []Tool{{Name: toolEvgrep, Path: "ev", Timeout: time.Minute}, {Name: toolRg, Path: "rg", Timeout: time.Minute},
+		{Name: toolGitGrep, Path: "git", Timeout: time.Second}}
 	j := Job{Corpus: Corpus{Name: "c", Kind: Tree, Path: "/c"}, Query: Query{Name: "q", Pattern: "x"}}
 	cells := measureJob(f, j, tools, plan{runs: 3, share: time.Hour}, io.Discard)
 	if f.begins != 1 {
@@ -361,6 +370,9 @@ func TestMeasureJob(t *testing.T) {
 	if !reflect.DeepEqual(f.calls, want) {
 		t.Errorf("run order %q, want %q", f.calls, want)
 	}
+	if f.timeouts["ev"] != time.Minute || f.timeouts["git"] != time.Second {
+		t.Errorf("timeouts %v: each tool must run with its own", f.timeouts)
+	}
 	if len(cells[0].samples) != 3 || len(cells[2].samples) != 2 || !cells[2].dropped {
 		t.Errorf("samples: ev %d, git %d (dropped %v)", len(cells[0].samples), len(cells[2].samples), cells[2].dropped)
 	}
@@ -373,6 +385,9 @@ func TestMeasureJob(t *testing.T) {
 	}
 	if g := jr.Results[2]; g.Status != statusTimeout || g.Agrees != nil {
 		t.Errorf("git grep result %+v, want a timeout without a count verdict", g)
+	}
+	if got := toolCell(jr.Results[2]); got != "timeout (>1 s)" {
+		t.Errorf("git grep cell %q", got)
 	}
 }
 
@@ -713,9 +728,9 @@ func TestRunner(t *testing.T) {
 	env := func(mode string) []string { return append(os.Environ(), helperEnv+"="+mode) }
 	inv := Invocation{Args: []string{self}, Dir: t.TempDir()}
 
-	r := newRunner(env("lines"), 20*time.Second)
+	r := newRunner(env("lines"))
 	r.beginJob()
-	s := r.run(inv)
+	s := r.run(inv, 20*time.Second)
 	if s.StartErr != nil || s.TimedOut || s.Exit != 1 || s.Lines != 100001 {
 		t.Errorf("lines: %+v", s)
 	}
@@ -732,19 +747,19 @@ func TestRunner(t *testing.T) {
 		t.Error("exit 1 (no match) must not count as a failure")
 	}
 
-	r = newRunner(env("sleep"), 100*time.Millisecond)
+	r = newRunner(env("sleep"))
 	start := time.Now()
-	s = r.run(inv)
+	s = r.run(inv, 100*time.Millisecond)
 	if !s.TimedOut || !broken(s) || time.Since(start) > 10*time.Second {
 		t.Errorf("sleep: %+v after %v", s, time.Since(start))
 	}
 
-	r = newRunner(env("fail"), 20*time.Second)
-	if s = r.run(inv); s.Exit != 2 || !s.Failed() || broken(s) {
+	r = newRunner(env("fail"))
+	if s = r.run(inv, 20*time.Second); s.Exit != 2 || !s.Failed() || broken(s) {
 		t.Errorf("fail: %+v", s)
 	}
 
-	s = r.run(Invocation{Args: []string{filepath.Join(t.TempDir(), "missing")}})
+	s = r.run(Invocation{Args: []string{filepath.Join(t.TempDir(), "missing")}}, time.Second)
 	if s.StartErr == nil || !broken(s) {
 		t.Errorf("missing executable: %+v", s)
 	}

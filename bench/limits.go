@@ -6,7 +6,7 @@ import "time"
 const (
 	// defaultRuns is the number of timed runs per tool and query (after one
 	// warm-up run) in the full suite.
-	defaultRuns = 5
+	defaultRuns = 7
 	// quickRuns is the same for `--quick`.
 	quickRuns = 2
 
@@ -17,11 +17,16 @@ const (
 	// quickBudget is the same for `--quick`.
 	quickBudget = 40 * time.Second
 
-	// defaultTimeout kills one run of one tool; a tool that times out is
-	// dropped from the rest of that query and reported as a timeout.
-	defaultTimeout = 20 * time.Second
+	// defaultTimeout kills one run of evgrep or rg; a tool that times out
+	// is dropped from the rest of that query and reported as a timeout.
+	defaultTimeout = 60 * time.Second
 	// quickTimeout is the same for `--quick`.
-	quickTimeout = 8 * time.Second
+	quickTimeout = 20 * time.Second
+	// defaultOthersTimeout kills one run of grep, git grep or ugrep, which
+	// take up to minutes on some queries; they are context, not the subject.
+	defaultOthersTimeout = 10 * time.Second
+	// quickOthersTimeout is the same for `--quick`.
+	quickOthersTimeout = 5 * time.Second
 
 	// minTimedRounds is the number of timed rounds a query always gets,
 	// whatever its share of the budget.

@@ -34,6 +34,7 @@ type options struct {
 	list       bool
 	runs       int
 	timeout    time.Duration
+	others     time.Duration
 	budget     time.Duration
 	corpora    []string
 	goroot     string
@@ -70,7 +71,8 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.quick, "quick", false, "run the quick subset: fewer queries and runs, no large file")
 	fs.BoolVar(&o.list, "list", false, "print the jobs and every tool's command line, run nothing")
 	fs.IntVar(&o.runs, "runs", 0, fmt.Sprintf("timed runs per tool and query after one warm-up (default %d, %d with --quick)", defaultRuns, quickRuns))
-	fs.DurationVar(&o.timeout, "timeout", 0, fmt.Sprintf("kill a single run after this long (default %s, %s with --quick)", defaultTimeout, quickTimeout))
+	fs.DurationVar(&o.timeout, "timeout", 0, fmt.Sprintf("kill a single run of evgrep or rg after this long (default %s, %s with --quick)", defaultTimeout, quickTimeout))
+	fs.DurationVar(&o.others, "others-timeout", 0, fmt.Sprintf("kill a single run of grep, git grep or ugrep after this long (default %s, %s with --quick)", defaultOthersTimeout, quickOthersTimeout))
 	fs.DurationVar(&o.budget, "budget", 0, fmt.Sprintf("stop adding timed runs when the suite has used this long (default %s, %s with --quick)", defaultBudget, quickBudget))
 	fs.Var(&corpora, "corpus", "also run the tree queries on `DIR` (repeatable)")
 	fs.StringVar(&o.goroot, "goroot", "", "the GOROOT tree to search and to build the large file from (default: go env GOROOT)")
@@ -101,14 +103,17 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 			return nil, fmt.Errorf("--only: %v", err)
 		}
 	}
-	if o.runs < 0 || o.timeout < 0 || o.budget < 0 {
-		return nil, errors.New("--runs, --timeout and --budget must not be negative")
+	if o.runs < 0 || o.timeout < 0 || o.others < 0 || o.budget < 0 {
+		return nil, errors.New("--runs, --timeout, --others-timeout and --budget must not be negative")
 	}
 	if o.runs == 0 {
 		o.runs = pick(o.quick, quickRuns, defaultRuns)
 	}
 	if o.timeout == 0 {
 		o.timeout = pick(o.quick, quickTimeout, defaultTimeout)
+	}
+	if o.others == 0 {
+		o.others = pick(o.quick, quickOthersTimeout, defaultOthersTimeout)
 	}
 	if o.budget == 0 {
 		o.budget = pick(o.quick, quickBudget, defaultBudget)
@@ -205,12 +210,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 func bench(o *options, stdout, stderr io.Writer) error {
 	started := time.Now()
 	rep := &Report{Started: started, Quick: o.quick, Runs: o.runs,
-		TimeoutSeconds: o.timeout.Seconds(), BudgetSeconds: o.budget.Seconds(),
+		TimeoutSeconds: o.timeout.Seconds(), OthersTimeoutSeconds: o.others.Seconds(), BudgetSeconds: o.budget.Seconds(),
 		Machine: Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(),
 			Load1: loadAverage(), Environment: "LC_ALL=C.UTF-8"}}
 	tools, missing, err := findTools(o.evgrep, o.tools)
 	if err != nil {
 		return err
+	}
+	for i := range tools {
+		tools[i].Timeout = pick(tools[i].Name == toolEvgrep || tools[i].Name == toolRg, o.timeout, o.others)
 	}
 	rep.Tools, rep.Missing = tools, missing
 	for _, t := range tools {
@@ -238,7 +246,7 @@ func bench(o *options, stdout, stderr io.Writer) error {
 		return listJobs(stdout, jobs, tools)
 	}
 
-	r := newRunner(childEnv(), o.timeout)
+	r := newRunner(childEnv())
 	deadline := started.Add(o.budget)
 	short := 0
 	for i, j := range jobs {
@@ -261,7 +269,7 @@ func bench(o *options, stdout, stderr io.Writer) error {
 		rep.Jobs = append(rep.Jobs, jr)
 	}
 	if short > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%d jobs got fewer timed runs than asked, to stay within the %s budget.", short, o.budget))
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d of %d jobs got fewer timed runs than asked, to stay within the %s budget.", short, len(jobs), o.budget))
 	}
 	rep.Summary = summarize(rep.Jobs)
 	rep.Machine.HarnessRSS = selfPeakRSSKiB()

@@ -60,8 +60,8 @@ func (p plan) another(round int, spent, lastRound time.Duration) bool {
 type execer interface {
 	// beginJob is called once before a job's warm-up.
 	beginJob()
-	// run runs one command line once.
-	run(inv Invocation) Sample
+	// run runs one command line once, killing it after timeout.
+	run(inv Invocation, timeout time.Duration) Sample
 }
 
 // measureJob runs the job's warm-up round, then timed rounds in which the
@@ -81,7 +81,7 @@ func measureJob(r execer, j Job, tools []Tool, p plan, w io.Writer) []*cell {
 		if !c.applies {
 			continue
 		}
-		c.warm = r.run(c.inv)
+		c.warm = r.run(c.inv, c.tool.Timeout)
 		c.dropped = broken(c.warm)
 		fmt.Fprintf(&line, " %s %s", c.tool.Name, progressCell(c.warm))
 	}
@@ -97,7 +97,7 @@ func measureJob(r execer, j Job, tools []Tool, p plan, w io.Writer) []*cell {
 			if !c.applies || c.dropped {
 				continue
 			}
-			s := r.run(c.inv)
+			s := r.run(c.inv, c.tool.Timeout)
 			c.samples = append(c.samples, s)
 			c.dropped = broken(s)
 			ran++

@@ -20,21 +20,22 @@ const (
 
 // Report is everything one harness run measured; it is written as JSON.
 type Report struct {
-	Started        time.Time     `json:"started"`
-	Seconds        float64       `json:"seconds"`
-	Quick          bool          `json:"quick"`
-	Runs           int           `json:"runs"`
-	TimeoutSeconds float64       `json:"timeout_seconds"`
-	BudgetSeconds  float64       `json:"budget_seconds"`
-	Machine        Machine       `json:"machine"`
-	Tools          []Tool        `json:"tools"`
-	Missing        []string      `json:"missing_tools,omitempty"`
-	Corpora        []Corpus      `json:"corpora"`
-	Jobs           []JobResult   `json:"jobs"`
-	Summary        Summary       `json:"summary"`
-	Notes          []string      `json:"notes,omitempty"`
-	toolOrder      []string      // columns of the table
-	elapsed        time.Duration // for the footer
+	Started              time.Time     `json:"started"`
+	Seconds              float64       `json:"seconds"`
+	Quick                bool          `json:"quick"`
+	Runs                 int           `json:"runs"`
+	TimeoutSeconds       float64       `json:"timeout_seconds"`
+	OthersTimeoutSeconds float64       `json:"others_timeout_seconds"`
+	BudgetSeconds        float64       `json:"budget_seconds"`
+	Machine              Machine       `json:"machine"`
+	Tools                []Tool        `json:"tools"`
+	Missing              []string      `json:"missing_tools,omitempty"`
+	Corpora              []Corpus      `json:"corpora"`
+	Jobs                 []JobResult   `json:"jobs"`
+	Summary              Summary       `json:"summary"`
+	Notes                []string      `json:"notes,omitempty"`
+	toolOrder            []string      // columns of the table
+	elapsed              time.Duration // for the footer
 }
 
 // Machine describes where the numbers were taken.
@@ -83,9 +84,11 @@ type ToolResult struct {
 	// different runs of the same job.
 	LinesStable bool `json:"lines_stable"`
 	// Agrees compares Lines with rg's (nil without rg).
-	Agrees    *bool  `json:"agrees_with_rg"`
-	ExitCodes []int  `json:"exit_codes,omitempty"`
-	Stderr    string `json:"stderr,omitempty"`
+	Agrees    *bool `json:"agrees_with_rg"`
+	ExitCodes []int `json:"exit_codes,omitempty"`
+	// TimeoutSeconds is the limit of one run.
+	TimeoutSeconds float64 `json:"timeout_seconds"`
+	Stderr         string  `json:"stderr,omitempty"`
 }
 
 // measured reports whether the result has a usable time.
@@ -111,7 +114,7 @@ type Summary struct {
 
 // toolResult condenses a cell.
 func toolResult(c *cell) ToolResult {
-	tr := ToolResult{Tool: c.tool.Name, LinesStable: true}
+	tr := ToolResult{Tool: c.tool.Name, LinesStable: true, TimeoutSeconds: c.tool.Timeout.Seconds()}
 	if !c.applies {
 		tr.Status = statusNA
 		return tr
@@ -381,7 +384,7 @@ func toolCell(t ToolResult) string {
 	case t.Status == statusNA:
 		return "—"
 	case t.Status == statusTimeout:
-		return "timeout"
+		return fmt.Sprintf("timeout (>%g s)", t.TimeoutSeconds)
 	case !t.measured():
 		return "error"
 	}

@@ -90,15 +90,13 @@ func (h *headBuffer) Write(p []byte) (int, error) {
 
 // runner starts tools with a fixed environment and one reused buffer.
 type runner struct {
-	env     []string
-	timeout time.Duration
-	buf     []byte
+	env []string
+	buf []byte
 }
 
-// newRunner returns a runner whose children get env and are killed after
-// timeout.
-func newRunner(env []string, timeout time.Duration) *runner {
-	return &runner{env: env, timeout: timeout, buf: make([]byte, copyBufferBytes)}
+// newRunner returns a runner whose children get env.
+func newRunner(env []string) *runner {
+	return &runner{env: env, buf: make([]byte, copyBufferBytes)}
 }
 
 // beginJob returns the harness's free heap to the system, so that its
@@ -108,10 +106,10 @@ func (r *runner) beginJob() {
 	debug.FreeOSMemory()
 }
 
-// run runs inv once: stdout goes to a pipe that the harness drains and
+// run runs inv once, killing it after timeout: stdout goes to a pipe that the harness drains and
 // counts (never /dev/null, which some tools detect and short-cut), stderr
 // is kept in part, and the wall time covers start to exit.
-func (r *runner) run(inv Invocation) Sample {
+func (r *runner) run(inv Invocation, timeout time.Duration) Sample {
 	s := Sample{MaxRSSKiB: -1, Exit: -1}
 	cmd := exec.Command(inv.Args[0], inv.Args[1:]...)
 	cmd.Dir = inv.Dir
@@ -132,7 +130,7 @@ func (r *runner) run(inv Invocation) Sample {
 		return s
 	}
 	var killed atomic.Bool
-	timer := time.AfterFunc(r.timeout, func() {
+	timer := time.AfterFunc(timeout, func() {
 		killed.Store(true)
 		_ = cmd.Process.Kill()
 	})

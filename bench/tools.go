@@ -33,6 +33,8 @@ type Tool struct {
 	Path string
 	// Version is the first line of the tool's version output.
 	Version string
+	// Timeout kills one run of the tool.
+	Timeout time.Duration `json:"-"`
 }
 
 // Target is where a query runs: a directory tree or a single file.
