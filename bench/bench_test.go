@@ -135,6 +135,7 @@ func TestInvocation(t *testing.T) {
 		{toolUgrep, lit, tree, true, "/corp", []string{"/bin/ugrep", "-r", "-I", "--color=never", "-F", "-e", "Foo", "goroot"}, "literal"},
 		{toolUgrep, perl, tree, true, "/corp", []string{"/bin/ugrep", "-r", "-I", "--color=never", "-e", `\p{Greek}`, "goroot"}, "native \\p"},
 		{toolUgrep, files, file, false, "", nil, "no --files"},
+		{toolRg, lit, Target{Path: "/"}, true, "/", []string{"/bin/rg", "--color=never", "-N", "-e", "Foo", "."}, "the root directory"},
 	}
 	for _, c := range cases {
 		inv, ok := tool(c.tool).Invocation(c.q, c.tg)
@@ -293,20 +294,22 @@ func TestQueryListCoversTheIssue(t *testing.T) {
 func TestPlan(t *testing.T) {
 	p := plan{runs: 3, share: 10 * time.Second}
 	cases := []struct {
-		round     int
-		spent     time.Duration
-		lastRound time.Duration
-		want      bool
+		round    int
+		spent    time.Duration
+		lastFull time.Duration
+		lastCore time.Duration
+		want     roundKind
 	}{
-		{1, time.Hour, time.Hour, true}, // the minimum always runs
-		{2, 2 * time.Second, 3 * time.Second, true},
-		{2, 8 * time.Second, 3 * time.Second, false},
-		{3, 9 * time.Second, time.Second, true},
-		{4, 0, 0, false}, // never more than runs
+		{1, time.Hour, time.Hour, time.Hour, roundAll}, // the minimum always runs in full
+		{2, 2 * time.Second, 3 * time.Second, time.Second, roundAll},
+		{2, 8 * time.Second, 3 * time.Second, time.Second, roundCore},
+		{2, 8 * time.Second, 3 * time.Second, 3 * time.Second, roundStop},
+		{3, 9 * time.Second, time.Second, time.Second, roundAll},
+		{4, 0, 0, 0, roundStop}, // never more than runs
 	}
 	for _, c := range cases {
-		if got := p.another(c.round, c.spent, c.lastRound); got != c.want {
-			t.Errorf("another(%d, %s, %s) = %v, want %v", c.round, c.spent, c.lastRound, got, c.want)
+		if got := p.next(c.round, c.spent, c.lastFull, c.lastCore); got != c.want {
+			t.Errorf("next(%d, %s, %s, %s) = %v, want %v", c.round, c.spent, c.lastFull, c.lastCore, got, c.want)
 		}
 	}
 }
@@ -409,6 +412,49 @@ func TestMeasureJobSkipsInapplicableAndBudget(t *testing.T) {
 	}
 }
 
+// clockExecer is a fakeExecer on a fake clock that advances by each run's
+// wall time.
+type clockExecer struct {
+	fakeExecer
+	clock time.Time
+}
+
+func (c *clockExecer) run(inv Invocation, timeout time.Duration) Sample {
+	s := c.fakeExecer.run(inv, timeout)
+	c.clock = c.clock.Add(s.Wall)
+	return s
+}
+
+func TestMeasureJobCoreRounds(t *testing.T) {
+	secs := func(n int) func(int) Sample {
+		return func(int) Sample { return Sample{Wall: time.Duration(n) * time.Second, Lines: 1} }
+	}
+	c := &clockExecer{clock: time.Unix(1e9, 0), fakeExecer: fakeExecer{script: map[string]func(int) Sample{
+		"ev": secs(1), "rg": secs(1), "ug": secs(10),
+	}}}
+	saved := now
+	now = func() time.Time { return c.clock }
+	t.Cleanup(func() { now = saved })
+	tools := []Tool{{Name: toolEvgrep, Path: "ev"}, {Name: toolRg, Path: "rg"}, {Name: toolUgrep, Path: "ug"}}
+	j := Job{Corpus: Corpus{Name: "c", Kind: Tree, Path: "/c"}, Query: Query{Name: "q", Pattern: "x"}}
+	// Warm-up 12 s, round 1 in full (24 s), then a full round would pass
+	// the 30 s share but rounds of evgrep and rg (2 s) fit until 30 s.
+	cells := measureJob(c, j, tools, plan{runs: 4, share: 30 * time.Second}, io.Discard)
+	if got := []int{len(cells[0].samples), len(cells[1].samples), len(cells[2].samples)}; !reflect.DeepEqual(got, []int{4, 4, 1}) {
+		t.Errorf("timed runs evgrep, rg, ugrep = %v, want [4 4 1]", got)
+	}
+	core, others := shortRuns(jobResult(j, cells), 4)
+	if core || !others {
+		t.Errorf("shortRuns = %v, %v; want false, true", core, others)
+	}
+	// With a 26 s share, the budget ends after one core round.
+	c.calls, c.clock = nil, time.Unix(1e9, 0)
+	cells = measureJob(c, j, tools, plan{runs: 4, share: 26 * time.Second}, io.Discard)
+	if got := []int{len(cells[0].samples), len(cells[2].samples)}; !reflect.DeepEqual(got, []int{2, 1}) {
+		t.Errorf("timed runs evgrep, ugrep = %v, want [2 1]", got)
+	}
+}
+
 func TestJobResult(t *testing.T) {
 	s := func(sec float64, lines int64, rss int64) Sample {
 		return Sample{Wall: time.Duration(sec * float64(time.Second)), Lines: lines, MaxRSSKiB: rss}
@@ -438,7 +484,7 @@ func TestJobResult(t *testing.T) {
 	if u := jr.Results[3]; u.Agrees == nil || *u.Agrees {
 		t.Errorf("ugrep %+v: want disagreeing", u)
 	}
-	if gg := jr.Results[4]; gg.Status != statusError || gg.Stderr != "boom" || gg.Agrees != nil {
+	if gg := jr.Results[4]; gg.Status != statusError || gg.Stderr != "boom" || gg.Agrees != nil || gg.Lines != -1 {
 		t.Errorf("git grep %+v: want an error without a count verdict", gg)
 	}
 	cell := countsCell(jr)

@@ -78,8 +78,9 @@ type ToolResult struct {
 	MinSeconds    float64   `json:"min_seconds"`
 	MaxRSSKiB     int64     `json:"peak_rss_kib"`
 	// RSSAtFloor marks a peak RSS that may be the harness's own (see README).
-	RSSAtFloor bool  `json:"rss_at_harness_floor,omitempty"`
-	Lines      int64 `json:"lines"`
+	RSSAtFloor bool `json:"rss_at_harness_floor,omitempty"`
+	// Lines is how many lines the tool printed, -1 when no run completed.
+	Lines int64 `json:"lines"`
 	// LinesStable is false when the tool printed different line counts in
 	// different runs of the same job.
 	LinesStable bool `json:"lines_stable"`
@@ -123,6 +124,9 @@ func toolResult(c *cell) ToolResult {
 	tr.Dir = c.inv.Dir
 	all := append([]Sample{c.warm}, c.samples...)
 	tr.Lines = c.warm.Lines
+	if broken(c.warm) {
+		tr.Lines = -1
+	}
 	tr.Status = statusOK
 	var walls []float64
 	for i, s := range all {

@@ -86,6 +86,9 @@ func shellQuote(s string) string {
 func (t Tool) Invocation(q Query, tg Target) (inv Invocation, ok bool) {
 	dir, base := filepath.Split(tg.Path)
 	dir = filepath.Clean(dir)
+	if base == "" { // the root directory itself
+		dir, base = tg.Path, "."
+	}
 	switch t.Name {
 	case toolEvgrep, toolRg:
 		args := []string{t.Path, "--color=never"}
