@@ -28,11 +28,11 @@ const versionTimeout = 5 * time.Second
 // Tool is one installed search tool.
 type Tool struct {
 	// Name is one of knownTools.
-	Name string
+	Name string `json:"name"`
 	// Path is the executable (for git grep: the git executable).
-	Path string
+	Path string `json:"path"`
 	// Version is the first line of the tool's version output.
-	Version string
+	Version string `json:"version"`
 	// Timeout kills one run of the tool.
 	Timeout time.Duration `json:"-"`
 }
