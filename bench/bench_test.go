@@ -786,6 +786,9 @@ func TestRunner(t *testing.T) {
 	if s.Wall <= 0 {
 		t.Errorf("wall time %v", s.Wall)
 	}
+	if runtime.GOOS == "linux" && (s.FloorKiB <= 0 || r.maxFloorKiB < s.FloorKiB) {
+		t.Errorf("floor %d KiB, runner's maximum %d KiB", s.FloorKiB, r.maxFloorKiB)
+	}
 	if s.MaxRSSKiB <= 0 && runtime.GOOS == "linux" {
 		t.Errorf("no peak RSS on a system that reports it: %d", s.MaxRSSKiB)
 	}

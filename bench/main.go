@@ -73,7 +73,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.runs, "runs", 0, fmt.Sprintf("timed runs per tool and query after one warm-up (default %d, %d with --quick)", defaultRuns, quickRuns))
 	fs.DurationVar(&o.timeout, "timeout", 0, fmt.Sprintf("kill a single run of evgrep or rg after this long (default %s, %s with --quick)", defaultTimeout, quickTimeout))
 	fs.DurationVar(&o.others, "others-timeout", 0, fmt.Sprintf("kill a single run of grep, git grep or ugrep after this long (default %s, %s with --quick)", defaultOthersTimeout, quickOthersTimeout))
-	fs.DurationVar(&o.budget, "budget", 0, fmt.Sprintf("stop adding timed runs when the suite has used this long (default %s, %s with --quick)", defaultBudget, quickBudget))
+	fs.DurationVar(&o.budget, "budget", 0, fmt.Sprintf("stop adding timed runs when measuring has taken this long (default %s, %s with --quick)", defaultBudget, quickBudget))
 	fs.Var(&corpora, "corpus", "also run the tree queries on `DIR` (repeatable)")
 	fs.StringVar(&o.goroot, "goroot", "", "the GOROOT tree to search and to build the large file from (default: go env GOROOT)")
 	fs.StringVar(&o.evgrep, "evgrep", filepath.Join(root, "bin", "evgrep"), "the evgrep binary")
@@ -218,7 +218,7 @@ func bench(o *options, stdout, stderr io.Writer) error {
 		return err
 	}
 	for i := range tools {
-		tools[i].Timeout = pick(tools[i].Name == toolEvgrep || tools[i].Name == toolRg, o.timeout, o.others)
+		tools[i].Timeout = pick(isCore(tools[i].Name), o.timeout, o.others)
 	}
 	rep.Tools, rep.Missing = tools, missing
 	for _, t := range tools {
@@ -247,7 +247,7 @@ func bench(o *options, stdout, stderr io.Writer) error {
 	}
 
 	r := newRunner(childEnv())
-	deadline := started.Add(o.budget)
+	deadline := time.Now().Add(o.budget) // corpus preparation is not in the budget
 	shortCore, shortOthers := 0, 0
 	for i, j := range jobs {
 		runs := o.runs
@@ -276,7 +276,7 @@ func bench(o *options, stdout, stderr io.Writer) error {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("to stay within the %s budget, grep, git grep or ugrep got fewer timed runs than asked on %d of %d jobs.", o.budget, shortOthers, len(jobs)))
 	}
 	rep.Summary = summarize(rep.Jobs)
-	rep.Machine.HarnessRSS = selfPeakRSSKiB()
+	rep.Machine.HarnessRSS = r.maxFloorKiB
 	if rep.Machine.HarnessRSS > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("a peak RSS marked ≤ is at the harness's own high-water mark (%.1f MB) and only bounds the tool's from above.", float64(rep.Machine.HarnessRSS)/1024))
 	}

@@ -92,6 +92,8 @@ func (h *headBuffer) Write(p []byte) (int, error) {
 type runner struct {
 	env []string
 	buf []byte
+	// maxFloorKiB is the highest RSS floor met by any run (see Sample).
+	maxFloorKiB int64
 }
 
 // newRunner returns a runner whose children get env.
@@ -124,6 +126,7 @@ func (r *runner) run(inv Invocation, timeout time.Duration) Sample {
 	}
 	resetPeakRSS()
 	s.FloorKiB = selfPeakRSSKiB()
+	r.maxFloorKiB = max(r.maxFloorKiB, s.FloorKiB)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		s.StartErr = err
