@@ -40,6 +40,8 @@ type Details struct {
 	Error    *ErrorJSON    `json:"error,omitempty"`
 	Notes    []string      `json:"notes,omitempty"`
 	Context  []ContextJSON `json:"context,omitempty"`
+	Targets  []TargetJSON  `json:"targets,omitempty"`
+	Outlines []FileOutline `json:"outlines,omitempty"`
 }
 
 // TotalsJSON are exact totals.
@@ -193,6 +195,12 @@ func handle(req *Request, env Env) (*Answer, error) {
 	if forbidden(root) {
 		return nil, &Error{Code: CodePathForbidden, Msg: root + " is not searched (system or credential store, or .git internals)"}
 	}
+	switch req.Mode {
+	case ModeInspect:
+		return inspectRequest(req, env, root)
+	case ModeOutline:
+		return outline(req, env, root)
+	}
 	if req.Cursor != "" {
 		return page(req, env, root)
 	}
@@ -265,6 +273,9 @@ func page(req *Request, env Env, root string) (*Answer, error) {
 	snap, cur, err := env.Store.Resolve(req.Cursor, rootCheck, kind, fp)
 	if err != nil {
 		return nil, err
+	}
+	if snap.Meta.Options[optKind] == kindSrc {
+		return continueSource(env, snap)
 	}
 	a := &Answer{}
 	d := &a.Details

@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // Request is one agent call. Unknown fields are an error.
@@ -80,6 +79,7 @@ const (
 	CodePathMissing    = "E_PATH_NOT_FOUND"
 	CodePattern        = "E_PATTERN_INVALID"
 	CodeUnsupported    = "E_MODE_UNSUPPORTED"
+	CodeSourceChanged  = "E_SOURCE_CHANGED"
 )
 
 // Error is an agent-facing failure with a stable code.
@@ -124,17 +124,68 @@ func (r *Request) Validate() error {
 	}
 	inspectish := r.Line != 0 || r.MatchIndex != 0 || len(r.MatchIndices) > 0 || len(r.Targets) > 0
 	switch r.Mode {
-	case ModeInspect, ModeOutline:
-		return &Error{Code: CodeUnsupported, Msg: "mode " + r.Mode + " needs the syntax package, which this build does not include yet"}
+	case ModeInspect:
+		return r.validateInspect()
+	case ModeOutline:
+		if r.Pattern != "" || r.Cursor != "" || inspectish || r.Limit != nil || r.Context != nil {
+			return invalid("mode outline takes path and paths (and hidden) only")
+		}
+		return nil
 	}
 	if inspectish {
 		return invalid("line, matchIndex, matchIndices and targets belong to mode inspect")
 	}
-	if r.Cursor == "" && strings.TrimSpace(r.Pattern) == "" && r.Pattern == "" {
+	if r.Cursor == "" && r.Pattern == "" {
 		return invalid("pattern is required (or a cursor to page on)")
 	}
 	if r.Mode == ModeSummary && r.Context != nil && *r.Context > 0 {
 		return invalid("context applies to mode matches (or auto), not summary")
+	}
+	return nil
+}
+
+// validateInspect accepts exactly one of the inspect forms: path+line,
+// cursor+matchIndex, cursor+matchIndices (1-5), targets (1-5).
+func (r *Request) validateInspect() error {
+	if r.Pattern != "" || len(r.Glob) > 0 || len(r.Exclude) > 0 || r.Context != nil || r.Limit != nil || len(r.Paths) > 0 {
+		return invalid("mode inspect does not search: pattern, paths, glob, exclude, context and limit do not apply")
+	}
+	forms := 0
+	if r.Cursor != "" {
+		forms++
+		if (r.MatchIndex == 0) == (len(r.MatchIndices) == 0) {
+			return invalid("inspect with a cursor takes matchIndex or matchIndices (one of them)")
+		}
+		if len(r.MatchIndices) > maxInspectBatch {
+			return invalid("matchIndices takes 1-%d match numbers", maxInspectBatch)
+		}
+		for _, n := range append([]int{r.MatchIndex}, r.MatchIndices...) {
+			if n < 0 {
+				return invalid("match numbers start at 1")
+			}
+		}
+	} else if r.MatchIndex != 0 || len(r.MatchIndices) > 0 {
+		return invalid("matchIndex and matchIndices need the cursor of the search they come from")
+	}
+	if len(r.Targets) > 0 {
+		forms++
+		if len(r.Targets) > maxInspectBatch {
+			return invalid("targets takes 1-%d {path,line} entries", maxInspectBatch)
+		}
+		for _, t := range r.Targets {
+			if t.Path == "" || t.Line < 1 {
+				return invalid("each target needs a path and a line (1-based)")
+			}
+		}
+	}
+	if r.Line != 0 {
+		forms++
+		if r.Path == "" || r.Line < 1 {
+			return invalid("inspect by line needs path (a file) and line (1-based)")
+		}
+	}
+	if forms != 1 {
+		return invalid("inspect takes exactly one of: path+line, cursor+matchIndex, cursor+matchIndices, targets")
 	}
 	return nil
 }

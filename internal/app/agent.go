@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/evgrep/evgrep/internal/agent"
 	"github.com/evgrep/evgrep/internal/mcpserver"
 	"github.com/evgrep/evgrep/snapshot"
+	"github.com/evgrep/evgrep/walker"
 )
 
 // agent answers one --agent request (the JSON argument, or stdin for "-").
@@ -49,6 +51,35 @@ func (r *run) mcp() int {
 	if err != nil {
 		fmt.Fprintln(r.stderr, err)
 		return exitError
+	}
+	return exitMatch
+}
+
+// outline implements --outline PATH...: the declarations of every file the
+// walk yields (rg's rules), as text or, with --json, one JSON object per file.
+func (r *run) outline(wopts walker.Options) int {
+	cwd, _ := os.Getwd()
+	var files []string
+	for _, p := range agent.ListFiles(cwd, r.cfg.Paths, wopts) {
+		files = append(files, strings.TrimPrefix(p, "./"))
+	}
+	outlines := agent.OutlineFiles(cwd, files)
+	if r.cfg.Args.Has("json") {
+		for _, o := range agent.JSONOutlines(outlines) {
+			b, _ := json.Marshal(o)
+			r.out.Write(b)
+			r.out.WriteByte('\n')
+		}
+	} else {
+		var b strings.Builder
+		agent.WriteOutlineText(&b, outlines, 0)
+		io.WriteString(r.out, b.String())
+	}
+	if r.errored.Load() {
+		return exitError
+	}
+	if len(outlines) == 0 {
+		return exitNoMatch
 	}
 	return exitMatch
 }

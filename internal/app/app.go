@@ -126,9 +126,14 @@ func (r *run) main() int {
 		return r.agent()
 	case cli.CmdMCP:
 		return r.mcp()
-	case cli.CmdOutline:
-		fmt.Fprintln(r.stderr, "--outline needs the syntax package, which this build does not include yet")
-		return exitError
+	}
+	if cfg.Command == cli.CmdOutline {
+		wopts, err := r.walkerOptions()
+		if err != nil {
+			fmt.Fprintln(r.stderr, err)
+			return exitError
+		}
+		return r.outline(wopts)
 	}
 
 	wopts, err := r.walkerOptions()
