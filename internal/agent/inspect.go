@@ -51,12 +51,22 @@ type TargetJSON struct {
 
 // DeclJSON describes the declaration shown.
 type DeclJSON struct {
-	Kind      string    `json:"kind"`
-	Name      string    `json:"name"`
-	StartLine int       `json:"startLine"`
-	EndLine   int       `json:"endLine"`
-	Signature string    `json:"signature"`
-	Header    *DeclJSON `json:"header,omitempty"`
+	Kind      string      `json:"kind"`
+	Name      string      `json:"name"`
+	StartLine int         `json:"startLine"`
+	EndLine   int         `json:"endLine"`
+	Signature string      `json:"signature"`
+	Header    *HeaderJSON `json:"header,omitempty"`
+}
+
+// HeaderJSON is the enclosing container's header of a member (a Rust impl,
+// a Python class) shown with it.
+type HeaderJSON struct {
+	Kind      string `json:"kind"`
+	Name      string `json:"name"`
+	StartLine int    `json:"startLine"`
+	EndLine   int    `json:"endLine"`
+	Signature string `json:"signature"`
 }
 
 // inspectTarget is one resolved target: a file, a line, and the revision
@@ -182,8 +192,8 @@ func overlapping(ranges [][2]int, first, last int) int {
 
 func declJSON(dc *syntax.Decl) *DeclJSON {
 	j := &DeclJSON{Kind: dc.Kind, Name: dc.Name, StartLine: dc.StartLine, EndLine: dc.EndLine, Signature: dc.Signature}
-	if dc.Header != nil {
-		j.Header = declJSON(dc.Header)
+	if h := dc.Header; h != nil {
+		j.Header = &HeaderJSON{Kind: h.Kind, Name: h.Name, StartLine: h.StartLine, EndLine: h.EndLine, Signature: h.Signature}
 	}
 	return j
 }

@@ -28,7 +28,10 @@ The answer starts with a status line (exact totals of matching lines, occurrence
 then either a count-ranked file summary with real sample lines, or numbered match lines
 "path:line:columns {match #N}  text" (columns are 1-based UTF-16, "b" = bytes for non-UTF-8 lines).
 Page with the returned cursor (it never re-runs the search). mode: auto (default), summary, matches.
-Use paths/glob/exclude to narrow; context (0-20) adds verified source lines around each match.`
+Use paths/glob/exclude to narrow; context (0-20) adds verified source lines around each match.
+mode inspect shows the whole enclosing declaration (function, method, class...) of a line:
+{path,line}, {cursor,matchIndex}, {cursor,matchIndices:[1-5]} or {targets:[{path,line}...]} (1-5);
+long source continues with the returned cursor. mode outline lists the declarations of files under path/paths.`
 
 // NewServer returns an MCP server with the search tool; its snapshots live
 // in memory for the server's session.

@@ -79,6 +79,11 @@ func exercise(t *testing.T, cs *mcp.ClientSession) {
 	if seen != 15 {
 		t.Fatalf("paged %d lines, want 15", seen)
 	}
+	// Inspect answers through the same tool (a .txt file: a fallback window).
+	text, d = call(t, cs, map[string]any{"mode": "inspect", "path": "f0.txt", "line": 2})
+	if d.Error != nil || !strings.Contains(text, "2| other") {
+		t.Fatalf("inspect: %q %+v", text, d.Error)
+	}
 	// A forged cursor is an error result with its code.
 	_, d = call(t, cs, map[string]any{"cursor": "0123456789abcdef0123456789abcdef"})
 	if d.Error == nil || d.Error.Code != "E_CURSOR_NOT_FOUND" {
