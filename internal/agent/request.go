@@ -78,7 +78,6 @@ const (
 	CodePathForbidden  = "E_PATH_FORBIDDEN"
 	CodePathMissing    = "E_PATH_NOT_FOUND"
 	CodePattern        = "E_PATTERN_INVALID"
-	CodeUnsupported    = "E_MODE_UNSUPPORTED"
 	CodeSourceChanged  = "E_SOURCE_CHANGED"
 )
 
