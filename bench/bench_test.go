@@ -292,7 +292,7 @@ func TestQueryListCoversTheIssue(t *testing.T) {
 }
 
 func TestPlan(t *testing.T) {
-	p := plan{runs: 3, share: 10 * time.Second}
+	p := plan{runs: minCoreRounds + 1, share: 10 * time.Second, left: 20 * time.Second}
 	cases := []struct {
 		round    int
 		spent    time.Duration
@@ -303,9 +303,14 @@ func TestPlan(t *testing.T) {
 		{1, time.Hour, time.Hour, time.Hour, roundAll}, // the minimum always runs in full
 		{2, 2 * time.Second, 3 * time.Second, time.Second, roundAll},
 		{2, 8 * time.Second, 3 * time.Second, time.Second, roundCore},
-		{2, 8 * time.Second, 3 * time.Second, 3 * time.Second, roundStop},
+		{2, 18 * time.Second, 3 * time.Second, 3 * time.Second, roundStop},
 		{3, 9 * time.Second, time.Second, time.Second, roundAll},
-		{4, 0, 0, 0, roundStop}, // never more than runs
+		// Past the share, evgrep and rg go on up to minCoreRounds within the budget left.
+		{2, 12 * time.Second, 3 * time.Second, time.Second, roundCore},
+		{minCoreRounds, 18 * time.Second, 3 * time.Second, 2 * time.Second, roundCore},
+		{minCoreRounds, 18 * time.Second, 3 * time.Second, 3 * time.Second, roundStop},
+		{minCoreRounds + 1, 12 * time.Second, 3 * time.Second, time.Second, roundStop},
+		{minCoreRounds + 2, 0, 0, 0, roundStop}, // never more than runs
 	}
 	for _, c := range cases {
 		if got := p.next(c.round, c.spent, c.lastFull, c.lastCore); got != c.want {

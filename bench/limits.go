@@ -31,6 +31,10 @@ const (
 	// minTimedRounds is the number of timed rounds a query always gets,
 	// whatever its share of the budget.
 	minTimedRounds = 1
+	// minCoreRounds is the number of timed runs evgrep and rg get on a job
+	// beyond its share of the budget, as long as the whole budget lasts
+	// (they are the pair compared; their runs are short next to grep's).
+	minCoreRounds = 5
 
 	// tinyRunsFactor multiplies the runs on the tiny tree, whose runs take
 	// a few milliseconds and are dominated by noise.

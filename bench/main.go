@@ -254,11 +254,12 @@ func bench(o *options, stdout, stderr io.Writer) error {
 		if j.Corpus.Kind == Tiny {
 			runs *= tinyRunsFactor
 		}
-		share := time.Until(deadline) / time.Duration(len(jobs)-i)
+		left := time.Until(deadline)
+		share := left / time.Duration(len(jobs)-i)
 		fmt.Fprintf(stderr, "[%d/%d] %s %s (up to %d runs, %.0fs of budget left)\n",
 			i+1, len(jobs), j.ID(), patternCell(JobResult{Pattern: j.Query.Pattern, Flags: j.Query.Flags()}),
-			runs, time.Until(deadline).Seconds())
-		cells := measureJob(r, j, tools, plan{runs: runs, share: share}, stderr)
+			runs, left.Seconds())
+		cells := measureJob(r, j, tools, plan{runs: runs, share: share, left: left}, stderr)
 		jr := jobResult(j, cells)
 		core, others := shortRuns(jr, runs)
 		if core {

@@ -52,10 +52,13 @@ const (
 // plan decides the timed rounds of a job: runs at most; a full round while
 // one as long as the last full round fits in the job's share of the
 // budget (the first minTimedRounds always run in full); then rounds of
-// evgrep and rg alone while such a round fits.
+// evgrep and rg alone while such a round fits in the share, or, up to
+// minCoreRounds, in the whole budget left.
 type plan struct {
-	runs  int
-	share time.Duration
+	runs int
+	// share is the job's part of the budget; left is all the budget left
+	// when the job starts.
+	share, left time.Duration
 }
 
 // next decides round (1-based), given the time spent on the job so far,
@@ -68,6 +71,8 @@ func (p plan) next(round int, spent, lastFull, lastCore time.Duration) roundKind
 	case round <= minTimedRounds || spent+lastFull <= p.share:
 		return roundAll
 	case spent+lastCore <= p.share:
+		return roundCore
+	case round <= minCoreRounds && spent+lastCore <= p.left:
 		return roundCore
 	}
 	return roundStop
