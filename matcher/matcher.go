@@ -70,7 +70,8 @@ type Matcher struct {
 	ncap  int            // capture groups of the user's pattern
 	names map[string]int // capture names (user numbering)
 	pre   *prefilter
-	plain []byte // the pattern is this literal byte string (see plain.go)
+	plain []byte   // the pattern is this literal byte string (see plain.go)
+	exact *litScan // or a fixed-length literal of byte sets (plain.go)
 }
 
 // escapeLiteral escapes a -F pattern as Rust's regex::escape does.
@@ -154,6 +155,8 @@ func Compile(o Options) (*Matcher, error) {
 	if !o.Word {
 		if lit, ok := plainBytes(h); ok {
 			m.plain = lit
+		} else if sets, ok := exactSets(h); ok && len(sets) <= maxLitLen {
+			m.exact = exactScan(sets)
 		}
 	}
 
@@ -192,7 +195,7 @@ func Compile(o Options) (*Matcher, error) {
 	m.prog = p
 	m.uniWB = info.uniWB
 	m.reMode = chooseRE2Mode(info)
-	if m.plain != nil {
+	if m.plain != nil || m.exact != nil {
 		// A plain literal never needs RE2 (plain.go); not compiling it
 		// saves its WebAssembly memory (~10 MB of RSS).
 		m.reMode = re2None
@@ -270,6 +273,10 @@ func (m *Matcher) IsMatch(line []byte) bool {
 	if m.plain != nil {
 		return bytes.Contains(line, m.plain)
 	}
+	if m.exact != nil {
+		_, ok := m.exact.find(line, 0, len(line))
+		return ok
+	}
 	if m.re2Exact(line) {
 		return m.re.Match(line)
 	}
@@ -288,6 +295,9 @@ func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 	}
 	if m.plain != nil {
 		return m.plainNextLine(buf, from)
+	}
+	if m.exact != nil {
+		return m.exactNextLine(buf, from)
 	}
 	for from < len(buf) {
 		var ls, le int
@@ -616,6 +626,9 @@ func (m *Matcher) re2IterExact(h []byte, at int) bool {
 func (m *Matcher) findAll(h []byte, at int, dst []Range) []Range {
 	if m.plain != nil {
 		return m.plainFindAll(h, at, dst)
+	}
+	if m.exact != nil {
+		return m.exactFindAll(h, at, dst)
 	}
 	if m.re2IterExact(h, at) {
 		for _, loc := range m.re.FindAllIndex(h[at:], -1) {

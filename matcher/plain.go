@@ -67,3 +67,91 @@ func (m *Matcher) plainNextLine(buf []byte, from int) (int, int, bool) {
 	}
 	return ls, advance(buf, lineEnd(buf, p, m.term)), true
 }
+
+// exactSets returns, for a pattern made only of literal characters and
+// ASCII-only classes (what -i makes of an ASCII literal without k or s,
+// whose Unicode folds leave ASCII), the byte set of each position: every
+// match has exactly that length and is confirmed by checking the sets.
+func exactSets(h *hir) (lit, bool) {
+	var out lit
+	var walk func(*hir) bool
+	walk = func(h *hir) bool {
+		switch h.kind {
+		case hLit:
+			if h.isByte {
+				out = append(out, single(byte(h.r)))
+				return true
+			}
+			for _, b := range utf8.AppendRune(nil, h.r) {
+				out = append(out, single(b))
+			}
+			return true
+		case hClass:
+			var s byteSet
+			for _, r := range h.cls.r {
+				if r.hi > 0x7f || r.lo < 0 {
+					return false
+				}
+				for c := r.lo; c <= r.hi; c++ {
+					s.add(byte(c))
+				}
+			}
+			if s.count() == 0 {
+				return false
+			}
+			out = append(out, s)
+			return true
+		case hCapture:
+			return walk(h.subs[0])
+		case hConcat:
+			for _, s := range h.subs {
+				if !walk(s) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	if !walk(h) || len(out) == 0 {
+		return nil, false
+	}
+	return out, true
+}
+
+// exactScan builds the scanner of an exact byte-set literal, or nil when
+// no position has few enough bytes to scan for.
+func exactScan(l lit) *litScan {
+	pos, cost := scanPos(l)
+	if pos < 0 || cost < 0 {
+		return nil
+	}
+	return &litScan{l: l, pos: pos, bytes: l[pos].members()}
+}
+
+// exactFindAll appends the occurrences of the exact literal in h from at.
+func (m *Matcher) exactFindAll(h []byte, at int, dst []Range) []Range {
+	n := len(m.exact.l)
+	for at+n <= len(h) {
+		s, ok := m.exact.find(h, at, len(h))
+		if !ok {
+			break
+		}
+		dst = append(dst, Range{s, s + n})
+		at = s + n
+	}
+	return dst
+}
+
+// exactNextLine is NextLine for an exact literal.
+func (m *Matcher) exactNextLine(buf []byte, from int) (int, int, bool) {
+	p, ok := m.exact.find(buf, from, len(buf))
+	if !ok {
+		return 0, 0, false
+	}
+	ls := from
+	if j := bytes.LastIndexByte(buf[from:p], m.term); j >= 0 {
+		ls = from + j + 1
+	}
+	return ls, advance(buf, lineEnd(buf, p, m.term)), true
+}

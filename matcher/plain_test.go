@@ -8,7 +8,7 @@ import (
 // TestPlainFastPath: literal patterns take the bytes.Index path, and it
 // answers exactly what the regex path answers.
 func TestPlainFastPath(t *testing.T) {
-	hay := []byte("err error\nno match here\nxerrerr\n\xffERR err\n")
+	hay := []byte("err error\nno match here\nxerrerr\n\xffERR err eRr\nASK ask\n")
 	cases := []struct {
 		opts  Options
 		plain bool
@@ -16,7 +16,9 @@ func TestPlainFastPath(t *testing.T) {
 		{Options{Patterns: []string{"err"}, LineTerminator: '\n'}, true},
 		{Options{Patterns: []string{"(err)"}, LineTerminator: '\n'}, true},
 		{Options{Patterns: []string{"e.r"}, Fixed: true, LineTerminator: '\n'}, true},
-		{Options{Patterns: []string{"err"}, Case: Insensitive, LineTerminator: '\n'}, false},
+		{Options{Patterns: []string{"err"}, Case: Insensitive, LineTerminator: '\n'}, true},
+		{Options{Patterns: []string{"ask"}, Case: Insensitive, LineTerminator: '\n'}, false}, // (?i)k folds to U+212A
+		{Options{Patterns: []string{"e[rR]r"}, LineTerminator: '\n'}, true},
 		{Options{Patterns: []string{"err"}, Word: true, LineTerminator: '\n'}, false},
 		{Options{Patterns: []string{"^err"}, LineTerminator: '\n'}, false},
 		{Options{Patterns: []string{"err|no"}, LineTerminator: '\n'}, false},
@@ -26,14 +28,21 @@ func TestPlainFastPath(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if (m.plain != nil) != tc.plain {
-			t.Errorf("%q: plain=%v, want %v", tc.opts.Patterns, m.plain != nil, tc.plain)
+		fast := m.plain != nil || m.exact != nil
+		if fast != tc.plain {
+			t.Errorf("%q: fast path=%v, want %v", tc.opts.Patterns, fast, tc.plain)
 		}
-		if m.plain == nil {
+		if !fast {
 			continue
 		}
-		slow := *m
-		slow.plain = nil
+		slow, err := Compile(tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow.plain, slow.exact = nil, nil
+		if slow.re == nil {
+			// Compile skipped RE2 for the fast path: the VM answers.
+		}
 		if got, want := m.FindAll(hay, nil), slow.FindAll(hay, nil); !reflect.DeepEqual(got, want) {
 			t.Errorf("%q FindAll: %v vs %v", tc.opts.Patterns, got, want)
 		}
