@@ -10,31 +10,16 @@ import (
 // that string, and matching needs no regex engine at all — bytes.Index
 // (SIMD in Go's runtime) finds and confirms in one step.
 func plainBytes(h *hir) ([]byte, bool) {
-	var out []byte
-	var walk func(*hir) bool
-	walk = func(h *hir) bool {
-		switch h.kind {
-		case hLit:
-			if h.isByte {
-				out = append(out, byte(h.r))
-			} else {
-				out = utf8.AppendRune(out, h.r)
-			}
-			return true
-		case hCapture:
-			return walk(h.subs[0])
-		case hConcat:
-			for _, s := range h.subs {
-				if !walk(s) {
-					return false
-				}
-			}
-			return true
-		}
-		return false
-	}
-	if !walk(h) || len(out) == 0 {
+	sets, ok := exactSets(h)
+	if !ok {
 		return nil, false
+	}
+	out := make([]byte, 0, len(sets))
+	for _, s := range sets {
+		if s.count() != 1 {
+			return nil, false
+		}
+		out = append(out, s.members()[0])
 	}
 	return out, true
 }
@@ -60,7 +45,12 @@ func (m *Matcher) plainNextLine(buf []byte, from int) (int, int, bool) {
 	if i < 0 {
 		return 0, 0, false
 	}
-	p := from + i
+	return m.lineAround(buf, from, from+i)
+}
+
+// lineAround returns the bounds of the line holding position p (at or
+// after from, which is a line start), end after its terminator.
+func (m *Matcher) lineAround(buf []byte, from, p int) (int, int, bool) {
 	ls := from
 	if j := bytes.LastIndexByte(buf[from:p], m.term); j >= 0 {
 		ls = from + j + 1
@@ -149,9 +139,5 @@ func (m *Matcher) exactNextLine(buf []byte, from int) (int, int, bool) {
 	if !ok {
 		return 0, 0, false
 	}
-	ls := from
-	if j := bytes.LastIndexByte(buf[from:p], m.term); j >= 0 {
-		ls = from + j + 1
-	}
-	return ls, advance(buf, lineEnd(buf, p, m.term)), true
+	return m.lineAround(buf, from, p)
 }
