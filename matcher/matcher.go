@@ -153,10 +153,12 @@ func Compile(o Options) (*Matcher, error) {
 	m.canEmpty = canMatchEmpty(h)
 	m.pre = buildPrefilter(h)
 	if !o.Word {
-		if lit, ok := plainBytes(h); ok {
-			m.plain = lit
-		} else if sets, ok := exactSets(h); ok && len(sets) <= maxLitLen {
+		if sets, ok := exactSets(h); ok && len(sets) <= maxLitLen {
+			// The scanner looks for the literal's rarest byte, which
+			// beats bytes.Index (it keys on the first byte) over big
+			// buffers; plain also keeps bytes.Index for short lines.
 			m.exact = exactScan(sets)
+			m.plain, _ = plainBytes(h)
 		}
 	}
 
@@ -293,11 +295,11 @@ func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 	if m.none || from < 0 {
 		return 0, 0, false
 	}
-	if m.plain != nil {
-		return m.plainNextLine(buf, from)
-	}
 	if m.exact != nil {
 		return m.exactNextLine(buf, from)
+	}
+	if m.plain != nil {
+		return m.plainNextLine(buf, from)
 	}
 	for from < len(buf) {
 		var ls, le int

@@ -520,11 +520,18 @@ func (r *run) searchOne(s *search.Searcher, p filePrinter, e walker.Entry, useMm
 	}
 	zipped := iopts.SearchZip && input.CompressionFormat(e.Path) != ""
 	if (useMmap || multiline) && !zipped {
-		data, err := os.ReadFile(e.Path)
+		data, release, err := mapFile(e.Path)
 		if err != nil {
-			return errors.New(input.OSErrorText(err))
+			return err
 		}
-		if len(data) > 0 && input.Raw(e.Path, data[:min(len(data), 4)], iopts) {
+		if data != nil {
+			defer release()
+			if input.Raw(e.Path, data[:min(len(data), input.HeadLen)], iopts) {
+				return guardFault(func() error { return s.SearchSlice(data, p) })
+			}
+		} else if data, err = os.ReadFile(e.Path); err != nil {
+			return errors.New(input.OSErrorText(err))
+		} else if len(data) > 0 && input.Raw(e.Path, data[:min(len(data), input.HeadLen)], iopts) {
 			return s.SearchSlice(data, p)
 		}
 		if multiline {

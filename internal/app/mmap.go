@@ -1,0 +1,46 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/evgrep/evgrep/internal/input"
+)
+
+// mapFile memory-maps a regular file read-only, as rg does for the few
+// files named on its command line: no copy, the page cache is searched in
+// place. It returns nil data (and no error) for an empty file or anything
+// that cannot be mapped, so the caller reads it instead.
+func mapFile(path string) ([]byte, func(), error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, errors.New(input.OSErrorText(err))
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() == 0 || st.Size() != int64(int(st.Size())) {
+		return nil, nil, nil
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, nil, nil
+	}
+	return data, func() { _ = syscall.Munmap(data) }, nil
+}
+
+// guardFault runs fn with memory faults turned into panics and recovered:
+// a mapped file truncated while it is searched raises SIGBUS, which becomes
+// an error for that file instead of a crash.
+func guardFault(fn func() error) (err error) {
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the file changed while it was read (%v)", r)
+		}
+	}()
+	return fn()
+}
