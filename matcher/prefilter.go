@@ -295,15 +295,30 @@ func buildPrefilter(h *hir) *prefilter {
 	return p
 }
 
+// prefilterWindow bounds how far ahead one alternative is scanned before
+// the others get their turn: without it, a rare alternative is looked for
+// through the whole rest of a big buffer on every call (quadratic on a
+// 200 MB file with thousands of matches of the other alternatives).
+const prefilterWindow = 256 << 10
+
 // find returns the start of the first literal occurrence at or after from.
 func (p *prefilter) find(buf []byte, from int) (int, bool) {
-	best := len(buf) + 1
-	for i := range p.alts {
-		if q, ok := p.alts[i].find(buf, from, best); ok && q < best {
-			best = q
+	if len(p.alts) == 1 {
+		return p.alts[0].find(buf, from, len(buf)+1)
+	}
+	for lo := from; lo <= len(buf); lo += prefilterWindow {
+		hi := min(len(buf)+1, lo+prefilterWindow)
+		best := hi
+		for i := range p.alts {
+			if q, ok := p.alts[i].find(buf, lo, best); ok && q < best {
+				best = q
+			}
+		}
+		if best < hi {
+			return best, true
 		}
 	}
-	return best, best <= len(buf)
+	return 0, false
 }
 
 // find looks for an occurrence of the literal starting in [from, limit).
@@ -396,3 +411,72 @@ var byteFreq = func() [256]uint8 {
 	}
 	return f
 }()
+
+// LineScanner is a per-search view of a Matcher that remembers, for an
+// alternation of literals, where each alternative next occurs in the
+// current buffer, so that successive NextLine calls scan every byte of the
+// buffer once per alternative instead of once per call. It is not safe for
+// concurrent use: make one per searching goroutine.
+type LineScanner struct {
+	m    *Matcher
+	base *byte // identity of the buffer the cache is for
+	size int
+	next []int // per alternative: next occurrence at or after mark, or len(buf)+1
+	mark []int // per alternative: the from of the scan that produced next
+}
+
+// NewLineScanner returns a LineScanner for m.
+func (m *Matcher) NewLineScanner() *LineScanner {
+	s := &LineScanner{m: m}
+	if m.pre != nil {
+		s.next = make([]int, len(m.pre.alts))
+		s.mark = make([]int, len(m.pre.alts))
+	}
+	return s
+}
+
+// NextLine is Matcher.NextLine with the per-alternative cache.
+func (s *LineScanner) NextLine(buf []byte, from int) (int, int, bool) {
+	m := s.m
+	if m.none || m.exact != nil || m.plain != nil || m.pre == nil || len(m.pre.alts) < 2 || len(buf) == 0 || from < 0 {
+		return m.NextLine(buf, from)
+	}
+	if &buf[0] != s.base || len(buf) != s.size {
+		s.base, s.size = &buf[0], len(buf)
+		for i := range s.next {
+			s.next[i], s.mark[i] = -1, -1
+		}
+	}
+	for from < len(buf) {
+		best := len(buf) + 1
+		for i := range m.pre.alts {
+			// A cached occurrence stays valid while the caller moves
+			// forward: it was the first at or after mark <= from.
+			if s.next[i] < from || s.mark[i] < 0 || s.mark[i] > from {
+				q, ok := m.pre.alts[i].find(buf, from, len(buf)+1)
+				if !ok {
+					q = len(buf) + 1
+				}
+				s.next[i], s.mark[i] = q, from
+			}
+			best = min(best, s.next[i])
+		}
+		if best > len(buf) {
+			return 0, 0, false
+		}
+		ls := from
+		if i := bytes.LastIndexByte(buf[from:best], m.term); i >= 0 {
+			ls = from + i + 1
+		}
+		le := lineEnd(buf, ls, m.term)
+		if m.IsMatch(buf[ls:le]) {
+			return ls, advance(buf, le), true
+		}
+		from = advance(buf, le)
+	}
+	return 0, 0, false
+}
+
+// Reset forgets the cached positions; call it whenever the buffer's
+// content changes (a refilled read buffer may keep its address and length).
+func (s *LineScanner) Reset() { s.base, s.size = nil, 0 }

@@ -34,13 +34,39 @@ type Config struct {
 type Searcher struct {
 	cfg    Config
 	m      Matcher
+	lines  lineFinder // m, or a per-searcher scanner with its own cache
 	buf    []byte
 	ranges []matcher.Range
 }
 
+// lineFinder finds the next matching line.
+type lineFinder interface {
+	NextLine(buf []byte, from int) (start, end int, ok bool)
+}
+
+// resetter is implemented by finders with a cache tied to one buffer.
+type resetter interface{ Reset() }
+
+// resetLines drops the line finder's cache: the buffer's content changed.
+func (s *Searcher) resetLines() {
+	if r, ok := s.lines.(resetter); ok {
+		r.Reset()
+	}
+}
+
+// scannerMaker is implemented by matchers that keep per-search state for
+// faster scanning (matcher.Matcher's LineScanner).
+type scannerMaker interface {
+	NewLineScanner() *matcher.LineScanner
+}
+
 // New returns a Searcher.
 func New(cfg Config, m Matcher) *Searcher {
-	return &Searcher{cfg: cfg, m: m}
+	s := &Searcher{cfg: cfg, m: m, lines: m}
+	if sm, ok := m.(scannerMaker); ok {
+		s.lines = sm.NewLineScanner()
+	}
+	return s
 }
 
 // Config returns the searcher's configuration (printers consult it).
@@ -248,7 +274,7 @@ func (c *core) findLine(buf []byte) (int, int, bool) {
 	if c.pos >= len(buf) {
 		return 0, 0, false
 	}
-	s, e, ok := c.s.m.NextLine(buf, c.pos)
+	s, e, ok := c.s.lines.NextLine(buf, c.pos)
 	if !ok || s >= len(buf) {
 		return 0, 0, false
 	}
@@ -402,6 +428,7 @@ func locate(buf []byte, term byte, start, end int) (int, int) {
 // multiline read): NUL detection looks at the first BufferCapacity bytes
 // and at every reported line, and NULs are not converted.
 func (s *Searcher) SearchSlice(data []byte, sink Sink) error {
+	s.resetLines()
 	c := s.newCore(sink, true)
 	keepGoing := true
 	stop, err := c.detectBinary(data, 0, min(len(data), BufferCapacity))
@@ -553,6 +580,7 @@ func (s *Searcher) SearchReader(r io.Reader, sink Sink) error {
 		if err != nil || !more {
 			break
 		}
+		s.resetLines()
 		var keep bool
 		keep, err = c.matchByLine(lb.buffer())
 		if err != nil || !keep {
