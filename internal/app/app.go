@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/pprof"
+	"syscall"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -65,11 +67,18 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "PCRE2 is not available in this build of ripgrep.")
 		return exitError
 	}
+	// As rg: a closed pipe on stdout (`evgrep … | head -1`) ends the
+	// search quietly with status 0 instead of killing the process.
+	signal.Ignore(syscall.SIGPIPE)
 	r := &run{cfg: cfg, stdin: stdin, stderr: stderr, rawOut: stdout, start: time.Now()}
 	bw := bufio.NewWriterSize(stdout, 64*1024)
 	r.out = bw
 	code := r.main()
-	if err := bw.Flush(); err != nil && !isBrokenPipe(err) {
+	err = bw.Flush()
+	if isBrokenPipe(err) || isBrokenPipe(r.outErr) {
+		return exitMatch
+	}
+	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitError
 	}
@@ -596,7 +605,7 @@ func isReadableStdin(f *os.File) bool {
 }
 
 func isBrokenPipe(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "broken pipe")
+	return errors.Is(err, syscall.EPIPE)
 }
 
 const helpText = `evgrep ` + Version + `
