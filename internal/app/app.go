@@ -11,10 +11,10 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
-	"syscall"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/evgrep/evgrep/internal/cli"
@@ -58,7 +58,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	}
 	switch cfg.Command {
 	case cli.CmdHelp:
-		fmt.Fprint(stdout, helpText)
+		cli.WriteHelp(stdout, Version)
 		return exitMatch
 	case cli.CmdVersion:
 		fmt.Fprintf(stdout, "evgrep %s (ripgrep 13.0.0 compatible)\n", Version)
@@ -607,20 +607,3 @@ func isReadableStdin(f *os.File) bool {
 func isBrokenPipe(err error) bool {
 	return errors.Is(err, syscall.EPIPE)
 }
-
-const helpText = `evgrep ` + Version + `
-evgrep recursively searches directories for a regex pattern, like ripgrep 13,
-and answers coding agents with bounded evidence.
-
-USAGE:
-    evgrep [OPTIONS] PATTERN [PATH ...]
-    evgrep [OPTIONS] -e PATTERN ... [PATH ...]
-    evgrep [OPTIONS] -f PATTERNFILE ... [PATH ...]
-    evgrep [OPTIONS] --files [PATH ...]
-    evgrep [OPTIONS] --type-list
-    command | evgrep [OPTIONS] PATTERN
-
-Every flag of ripgrep 13 is accepted with ripgrep's meaning (see rg --help).
-evgrep additions:
-    --utf16-columns    add start_utf16/end_utf16 to --json submatches
-`

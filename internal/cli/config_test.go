@@ -2,6 +2,7 @@ package cli
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -74,5 +75,18 @@ func TestUnescape(t *testing.T) {
 		if got := string(Unescape(in)); got != want {
 			t.Errorf("Unescape(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestHelpCoversFlags: every flag of the table has a help line.
+func TestHelpCoversFlags(t *testing.T) {
+	for _, d := range flagTable {
+		if _, ok := flagHelp[d.long]; ok {
+			continue
+		}
+		if strings.HasPrefix(d.long, "no-") || strings.HasPrefix(d.long, "ignore") || d.long == "trace" || d.long == "messages" || d.long == "unicode" || d.long == "pcre2-unicode" || d.long == "require-git" {
+			continue // negations are described with the flag they undo
+		}
+		t.Errorf("--%s has no help line", d.long)
 	}
 }
