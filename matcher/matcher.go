@@ -70,8 +70,9 @@ type Matcher struct {
 	ncap  int            // capture groups of the user's pattern
 	names map[string]int // capture names (user numbering)
 	pre   *prefilter
-	plain []byte   // the pattern is this literal byte string (see plain.go)
-	exact *litScan // or a fixed-length literal of byte sets (plain.go)
+	plain []byte     // the pattern is this literal byte string (see plain.go)
+	exact *litScan   // or a fixed-length literal of byte sets (plain.go)
+	first *firstScan // no literal: candidate starts by first byte (firstbyte.go)
 }
 
 // escapeLiteral escapes a -F pattern as Rust's regex::escape does.
@@ -152,6 +153,9 @@ func Compile(o Options) (*Matcher, error) {
 	collectNames(h, m.names)
 	m.canEmpty = canMatchEmpty(h)
 	m.pre = buildPrefilter(h)
+	if m.pre == nil && !m.canEmpty {
+		m.first = buildFirstScan(h)
+	}
 	if !o.Word {
 		if sets, ok := exactSets(h); ok && len(sets) <= maxLitLen {
 			// The scanner looks for the literal's rarest byte, which
@@ -304,6 +308,15 @@ func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 	for from < len(buf) {
 		var ls, le int
 		switch {
+		case m.pre == nil && m.first != nil:
+			p, found := m.first.find(buf, from)
+			if !found {
+				return 0, 0, false
+			}
+			ls = from
+			if i := bytes.LastIndexByte(buf[from:p], m.term); i >= 0 {
+				ls = from + i + 1
+			}
 		case m.pre != nil:
 			p, found := m.pre.find(buf, from)
 			if !found {
