@@ -10,8 +10,8 @@ import (
 // Limits for a request.
 const (
 	// MaxBody is the largest request body accepted.
-	MaxBody = 1 << 20
-	MaxHeaders = 64
+	MaxBody     = 1 << 20
+	MaxHeaders  = 64
 	defaultName = "srv"
 )
 
