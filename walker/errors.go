@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -85,6 +86,7 @@ func (e *errNotUTF8Line) Error() string {
 // strings by more than the capital first letter.
 var errnoText = map[syscall.Errno]string{
 	syscall.ESTALE: "Stale file handle",
+	133:            "Memory page has hardware error", // EHWPOISON, absent from Go's table
 }
 
 // OSErrorText returns the text Rust's std::io::Error displays for err, as
@@ -103,7 +105,9 @@ func OSErrorText(err error) string {
 	text, ok := errnoText[errno]
 	if !ok {
 		text = errno.Error()
-		if text != "" && text[0] >= 'a' && text[0] <= 'z' {
+		if strings.HasPrefix(text, "errno ") {
+			text = "Unknown error " + strconv.Itoa(int(errno)) // glibc's wording
+		} else if text != "" && text[0] >= 'a' && text[0] <= 'z' {
 			text = string(text[0]-'a'+'A') + text[1:]
 		}
 	}

@@ -2,12 +2,10 @@ package input
 
 import (
 	"errors"
-	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/evgrep/evgrep/walker"
 )
 
 // Error is the error returned by Open and NewReader and by reads from the
@@ -75,27 +73,7 @@ func OSErrorText(err error) string {
 	}
 	var errno syscall.Errno
 	if errors.As(err, &errno) && errno != 0 {
-		return errnoText(errno) + " (os error " + strconv.Itoa(int(errno)) + ")"
+		return walker.OSErrorText(errno) // one errno table for the project
 	}
 	return err.Error()
-}
-
-// errnoText returns the C library's strerror text for errno. Go's table is
-// glibc's with the first letter lowered; numbers without a name read as
-// glibc does ("Unknown error N").
-func errnoText(errno syscall.Errno) string {
-	if text, ok := errnoExtra[errno]; ok && runtime.GOOS == "linux" {
-		return text
-	}
-	msg := errno.Error()
-	if strings.HasPrefix(msg, "errno ") {
-		return "Unknown error " + strconv.Itoa(int(errno))
-	}
-	r, size := utf8.DecodeRuneInString(msg)
-	return string(unicode.ToUpper(r)) + msg[size:]
-}
-
-// errnoExtra holds the glibc (Linux) texts that Go's errno table lacks.
-var errnoExtra = map[syscall.Errno]string{
-	133: "Memory page has hardware error", // EHWPOISON
 }
