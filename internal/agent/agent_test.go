@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/evgrep/evgrep/snapshot"
 )
@@ -377,5 +378,25 @@ func TestBroadSearchBounded(t *testing.T) {
 		if n != a.Details.Totals.Lines {
 			t.Fatalf("total %d, rg counts %d", a.Details.Totals.Lines, n)
 		}
+	}
+}
+
+// TestExpiredCursor: a cursor whose snapshot has been idle past the expiry
+// fails with E_CURSOR_EXPIRED in the next process.
+func TestExpiredCursor(t *testing.T) {
+	files, _ := manyMatches(6)
+	root := tree(t, files)
+	state := t.TempDir()
+	env := Env{Store: snapshot.NewStore(state), Cwd: root}
+	a := ask(t, env, `{"pattern":"needle","mode":"matches","limit":2}`)
+	old := time.Now().Add(-snapshot.IdleExpiry - time.Minute)
+	filepath.Walk(state, func(p string, _ os.FileInfo, _ error) error {
+		os.Chtimes(p, old, old)
+		return nil
+	})
+	next := Env{Store: snapshot.NewStore(state), Cwd: root}
+	got := HandleJSON([]byte(fmt.Sprintf(`{"cursor":%q}`, a.Details.Cursor)), next)
+	if !got.Failed || got.Details.Error.Code != string(snapshot.CodeExpired) {
+		t.Fatalf("idle snapshot still served: %+v", got.Details)
 	}
 }
