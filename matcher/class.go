@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -146,14 +147,21 @@ func (c *charClass) clone() *charClass {
 }
 
 // foldable lists every rune whose simple case folding orbit is not itself.
+// Such a rune always has a case mapping, so only unicode.CaseRanges (a few
+// thousand runes) is walked instead of all of Unicode (20 ms per -i run).
 var foldable = sync.OnceValue(func() []rune {
 	var out []rune
-	for r := rune(0); r <= unicode.MaxRune; r++ {
-		if unicode.SimpleFold(r) != r {
-			out = append(out, r)
+	for _, cr := range unicode.CaseRanges {
+		for r := rune(cr.Lo); r <= rune(cr.Hi); r++ {
+			// The whole orbit: it may hold a rune without a case
+			// mapping of its own (ß, reached from ẞ).
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				out = append(out, f, r)
+			}
 		}
 	}
-	return out
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return slices.Compact(out)
 })
 
 // caseFold adds the simple case folding orbit of every member (Unicode
