@@ -73,6 +73,9 @@ type Matcher struct {
 	plain []byte     // the pattern is this literal byte string (see plain.go)
 	exact *litScan   // or a fixed-length literal of byte sets (plain.go)
 	first *firstScan // no literal: candidate starts by first byte (firstbyte.go)
+	// crosses: a match may hold the terminator or anchors on the whole
+	// buffer (newline.go).
+	crosses bool
 }
 
 // escapeLiteral escapes a -F pattern as Rust's regex::escape does.
@@ -216,6 +219,7 @@ func Compile(o Options) (*Matcher, error) {
 		m.re, m.reMode = nil, re2None
 	}
 	m.textAnchor = info.textAnchor
+	m.crosses = info.textAnchor || canMatchByte(conf, '\n')
 	m.byteHigh = info.byteHigh
 	m.chunked = m.re != nil && !o.Multiline && o.LineTerminator == '\n' && !info.textAnchor
 	return m, nil

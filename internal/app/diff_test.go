@@ -102,6 +102,7 @@ func TestDifferentialAgainstRG(t *testing.T) {
 		"utf16/le.txt":       "\xff\xfeh\x00i\x00 \x00n\x00e\x00e\x00d\x00l\x00e\x00\n\x00",
 		"utf16/be.txt":       "\xfe\xff\x00n\x00e\x00e\x00d\x00l\x00e\x00\n",
 		"utf8bom/f.txt":      "\xef\xbb\xbfneedle first\n",
+		"multi/uf.txt":       "foo foo\nbar\nfoo\n",
 	})
 	// A gzip file, made by the standard library.
 	var gz bytes.Buffer
@@ -143,6 +144,9 @@ func TestDifferentialAgainstRG(t *testing.T) {
 		{name: "utf16 bom json", args: []string{"--sort", "path", "--json", "needle", "utf16"}},
 		{name: "search zip", args: []string{"--sort", "path", "-z", "needle", "zip/a.txt.gz"}},
 		{name: "search zip walked", args: []string{"--sort", "path", "-z", "-c", "needle", "zip"}},
+		{name: "multiline count, cannot cross lines", args: []string{"-U", "-c", "fo[o]", "multi/uf.txt"}},
+		{name: "multiline count, may cross lines", args: []string{"-U", "-c", `o\s`, "multi/uf.txt"}},
+		{name: "multiline text anchor", args: []string{"-U", "-n", `\Afoo`, "multi/uf.txt"}},
 		{name: "missing path", args: []string{"needle", "does-not-exist"}},
 		{name: "bad regex", args: []string{"needle("}},
 		{name: "no match", args: []string{"--sort", "path", "zzzznotthere"}},

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"strings"
-
 	"github.com/evgrep/evgrep/internal/cli"
 	"github.com/evgrep/evgrep/matcher"
 )
@@ -41,28 +39,5 @@ func newEngine(cfg *cli.Config) (*engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &engine{Matcher: m}
-	if cfg.Multiline {
-		e.canMatchTerm = canMatchNewline(cfg)
-	}
-	return e, nil
-}
-
-// canMatchNewline is a conservative reading of the patterns: anything that
-// may match '\n' (an escape, a class, dot-all, \s, \p, a negated class).
-func canMatchNewline(cfg *cli.Config) bool {
-	for _, p := range cfg.Patterns {
-		if cfg.Fixed {
-			if strings.Contains(p, "\n") {
-				return true
-			}
-			continue
-		}
-		if cfg.DotAll || strings.ContainsAny(p, "\n[") || strings.Contains(p, `\n`) || strings.Contains(p, `\s`) ||
-			strings.Contains(p, `\p`) || strings.Contains(p, `\P`) || strings.Contains(p, `\W`) || strings.Contains(p, `\D`) ||
-			strings.Contains(p, `\S`) || strings.Contains(p, "(?s") || strings.Contains(p, `\A`) || strings.Contains(p, `\z`) || strings.Contains(p, `\x`) || strings.Contains(p, `\u`) || strings.Contains(p, "(?") {
-			return true
-		}
-	}
-	return false
+	return &engine{Matcher: m, canMatchTerm: cfg.Multiline && m.MatchesMayCross()}, nil
 }

@@ -1,0 +1,28 @@
+package matcher
+
+// canMatchByte reports whether some match of h can contain the byte b
+// (b < 0x80): a literal b, or a class holding it.
+func canMatchByte(h *hir, b byte) bool {
+	switch h.kind {
+	case hLit:
+		return h.r == rune(b)
+	case hClass:
+		return h.cls.contains(rune(b))
+	case hRepeat:
+		return h.max != 0 && canMatchByte(h.subs[0], b)
+	}
+	for _, s := range h.subs {
+		if canMatchByte(s, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// MatchesMayCross reports whether a match may contain the line terminator
+// or depends on the whole buffer (\A, \z, (?-m) anchors): then a -U search
+// must look at whole files, as rg's multi_line_with_matcher decides; else
+// it searches line by line, and counts lines, not matches.
+func (m *Matcher) MatchesMayCross() bool {
+	return m.crosses
+}
