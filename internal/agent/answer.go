@@ -481,6 +481,7 @@ func renderMatches(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, se
 type source struct {
 	lines   [][]byte
 	changed bool
+	shown   int // last line already shown as context (windows never repeat)
 }
 
 func writeContext(b *strings.Builder, d *Details, snap *snapshot.Snapshot, cache map[string]*source, l snapshot.Line, ctx int) {
@@ -501,8 +502,12 @@ func writeContext(b *strings.Builder, d *Details, snap *snapshot.Snapshot, cache
 		d.Context = append(d.Context, ContextJSON{Match: l.Match, Path: l.Path, Changed: true})
 		return
 	}
-	first := max(1, l.Number-ctx)
+	first := max(1, l.Number-ctx, src.shown+1)
 	last := min(len(src.lines), l.Number+ctx)
+	if first > last {
+		return // the previous match's window already showed these lines
+	}
+	src.shown = last
 	cj := ContextJSON{Match: l.Match, Path: l.Path, FirstLine: first}
 	for n := first; n <= last; n++ {
 		text := strings.TrimRight(string(src.lines[n-1]), "\r\n")
