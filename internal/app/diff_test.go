@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -163,5 +165,30 @@ func TestDifferentialAgainstRG(t *testing.T) {
 				t.Errorf("rg %q\n got: code=%d stderr=%v\n%s\nwant: code=%d stderr=%v\n%s", tc.args, got.code, got.stderr, got.stdout, want.code, want.stderr, want.stdout)
 			}
 		})
+	}
+}
+
+// TestFilesGOROOT: `--files` over the Go tree lists exactly what rg lists
+// (15,000 files: ignore rules, hidden files and binary-free listing at
+// scale). The order is not compared: both walk in parallel.
+func TestFilesGOROOT(t *testing.T) {
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		t.Skip("rg not installed")
+	}
+	root := runtime.GOROOT()
+	if _, err := os.Stat(filepath.Join(root, "src")); err != nil {
+		t.Skip("GOROOT sources not present")
+	}
+	want := runRG(t, rg, root, []string{"--files", root}, "")
+	got := runEvgrep(t, root, []string{"--files", root}, "")
+	sortLines := func(s string) []string {
+		l := strings.Split(strings.TrimSpace(s), "\n")
+		slices.Sort(l)
+		return l
+	}
+	g, w := sortLines(got.stdout), sortLines(want.stdout)
+	if got.code != want.code || !slices.Equal(g, w) {
+		t.Fatalf("evgrep listed %d files (code %d), rg %d (code %d)", len(g), got.code, len(w), want.code)
 	}
 }
