@@ -127,6 +127,14 @@ func TestAutoMode(t *testing.T) {
 	if !strings.HasPrefix(a.Text, "evgrep: 3 matching lines (3 occurrences) in 2 of 2 files") {
 		t.Fatalf("status line: %q", strings.SplitN(a.Text, "\n", 2)[0])
 	}
+	// 45 short lines fit one 16 KiB page: auto shows them all.
+	mid, n := manyMatches(9)
+	root = tree(t, mid)
+	env.Cwd = root
+	a = ask(t, env, `{"pattern":"needle"}`)
+	if a.Details.Mode != ModeMatches || len(a.Details.Matches) != n || a.Details.Cursor != "" {
+		t.Fatalf("%d lines that fit should be answered whole: mode %s, %d shown", n, a.Details.Mode, len(a.Details.Matches))
+	}
 	files, _ := manyMatches(30)
 	root = tree(t, files)
 	env.Cwd = root

@@ -235,8 +235,13 @@ func handle(req *Request, env Env) (*Answer, error) {
 	mode := req.Mode
 	if mode == "" || mode == ModeAuto {
 		mode = ModeSummary
-		if snap.Totals.Retained <= req.limit() && !snap.Totals.Partial {
+		if fitsOnePage(snap, req) {
 			mode = ModeMatches
+			if req.Limit == nil {
+				// Everything fits: show it all, not just the default page.
+				all := snap.Totals.Retained
+				req = withLimit(req, all)
+			}
 		}
 	}
 	a := &Answer{}
@@ -248,6 +253,34 @@ func handle(req *Request, env Env) (*Answer, error) {
 		err = renderSummary(a, req, env, snap, 0)
 	}
 	return a, err
+}
+
+// fitsOnePage reports whether auto mode can answer with every match line:
+// the whole search is retained, within the page bound (the request's limit,
+// else 100 lines) and the response budget.
+func fitsOnePage(snap *snapshot.Snapshot, req *Request) bool {
+	t := snap.Totals
+	limit := maxLimit
+	if req.Limit != nil {
+		limit = *req.Limit
+	}
+	if t.Partial || t.Retained > limit {
+		return false
+	}
+	size := 0
+	for _, f := range snap.Files() {
+		for _, l := range snap.FileLines(f.Path) {
+			size += len(formatLine(l, snapshot.MaxExcerptChars)) + (2*req.context()+1)*100*min(req.context(), 1)
+		}
+	}
+	return size <= responseBudget-1600
+}
+
+func withLimit(req *Request, n int) *Request {
+	r := *req
+	n = max(1, min(n, maxLimit))
+	r.Limit = &n
+	return &r
 }
 
 // page continues from a cursor without searching again.
