@@ -166,9 +166,9 @@ func errorAnswer(err error) *Answer {
 	case errors.As(err, &se):
 		code, msg = string(se.Code), se.Msg
 	}
-	text := fmt.Sprintf("evgrep error %s: %s\n", code, firstLine(msg))
+	text := fmt.Sprintf("evgrep error %s: %s\n", code, msg)
 	if strings.Contains(msg, "\n") {
-		text += msg + "\n"
+		text = fmt.Sprintf("evgrep error %s:\n%s\n", code, msg)
 	}
 	return &Answer{Text: text, Failed: true, Details: Details{Status: "error", Error: &ErrorJSON{Code: code, Message: msg}}}
 }
