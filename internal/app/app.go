@@ -68,6 +68,9 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, strings.TrimRight(err.Error(), "\n"))
 		return exitError
 	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintln(stderr, w)
+	}
 	switch cfg.Command {
 	case cli.CmdHelp:
 		cli.WriteHelp(stdout, Version)

@@ -87,6 +87,7 @@ type fullResult struct {
 
 func runEvgrepFull(t *testing.T, dir string, args []string) fullResult {
 	t.Helper()
+	t.Setenv("RIPGREP_CONFIG_PATH", "")
 	old, _ := os.Getwd()
 	if err := os.Chdir(dir); err != nil {
 		t.Fatal(err)

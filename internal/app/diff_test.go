@@ -44,6 +44,7 @@ type result struct {
 
 func runEvgrep(t *testing.T, dir string, args []string, stdin string) result {
 	t.Helper()
+	t.Setenv("RIPGREP_CONFIG_PATH", "") // as runRG: no user defaults
 	in, err := os.CreateTemp(t.TempDir(), "stdin")
 	if err != nil {
 		t.Fatal(err)

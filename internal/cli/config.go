@@ -63,6 +63,9 @@ type Env struct {
 // Config is the fully derived configuration of one evgrep run.
 type Config struct {
 	Args *Args
+	// Warnings are messages to print before running (an unreadable
+	// RIPGREP_CONFIG_PATH file).
+	Warnings []string
 
 	Command  Command
 	Patterns []string
@@ -159,11 +162,12 @@ const (
 
 // Load parses argv and derives the Config.
 func Load(argv []string, env Env) (*Config, error) {
+	argv, warnings := withConfigArgs(argv)
 	a, err := Parse(argv)
 	if err != nil {
 		return nil, err
 	}
-	c := &Config{Args: a}
+	c := &Config{Args: a, Warnings: warnings}
 	switch {
 	case a.Has("help"):
 		c.Command = CmdHelp

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -88,5 +90,32 @@ func TestHelpCoversFlags(t *testing.T) {
 			continue // negations are described with the flag they undo
 		}
 		t.Errorf("--%s has no help line", d.long)
+	}
+}
+
+// TestConfigFile: RIPGREP_CONFIG_PATH arguments come first (trimmed,
+// comments and blank lines skipped), --no-config turns them off, and an
+// unreadable file is a warning, not an error.
+func TestConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rgrc")
+	os.WriteFile(path, []byte("# defaults\n  --smart-case  \n\n--max-columns=5\n"), 0o644)
+	t.Setenv(ConfigEnv, path)
+	c, err := Load([]string{"x"}, Env{})
+	if err != nil || !c.SmartCase || c.MaxColumns != 5 {
+		t.Fatalf("config not applied: %v %+v", err, c)
+	}
+	c, _ = Load([]string{"-s", "x"}, Env{}) // the command line comes after, and wins
+	if c.SmartCase || c.IgnoreCase {
+		t.Fatal("command line did not override the config file")
+	}
+	c, _ = Load([]string{"--no-config", "x"}, Env{})
+	if c.SmartCase || c.MaxColumns != 0 {
+		t.Fatal("--no-config did not turn the file off")
+	}
+	t.Setenv(ConfigEnv, filepath.Join(dir, "missing"))
+	c, err = Load([]string{"x"}, Env{})
+	if err != nil || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "No such file or directory") {
+		t.Fatalf("unreadable config: %v %v", err, c.Warnings)
 	}
 }

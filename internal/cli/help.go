@@ -59,7 +59,7 @@ var flagHelp = map[string]string{
 	"mmap":                         "Allow memory maps.",
 	"multiline":                    "Let matches span lines.",
 	"multiline-dotall":             "With -U, let . match newlines.",
-	"no-config":                    "Ignore RIPGREP_CONFIG_PATH (evgrep reads no config file).",
+	"no-config":                    "Ignore the RIPGREP_CONFIG_PATH file of default arguments.",
 	"no-filename":                  "Never print file paths before lines.",
 	"no-heading":                   "Print the path on every line instead of above groups.",
 	"no-ignore":                    "Ignore no files because of ignore rules (.gitignore, .ignore, ...).",
