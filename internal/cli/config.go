@@ -223,6 +223,9 @@ func Load(argv []string, env Env) (*Config, error) {
 			return nil, fmt.Errorf("PCRE2 is not available in this build of ripgrep")
 		}
 	}
+	if v, ok := a.Value("pre"); ok && v != "" {
+		return nil, fmt.Errorf("--pre is not supported: evgrep runs no preprocessor processes (it decompresses -z formats in process)")
+	}
 	if e, ok := a.Value("engine"); ok && e == "pcre2" {
 		return nil, fmt.Errorf("PCRE2 is not available in this build of ripgrep")
 	}

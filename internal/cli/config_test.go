@@ -119,3 +119,15 @@ func TestConfigFile(t *testing.T) {
 		t.Fatalf("unreadable config: %v %v", err, c.Warnings)
 	}
 }
+
+// TestUnsupported: what evgrep cannot do is an error, never ignored.
+func TestUnsupported(t *testing.T) {
+	for _, args := range [][]string{{"--pre", "cat", "x"}, {"-P", "x"}, {"--engine", "pcre2", "x"}} {
+		if _, err := Load(args, Env{}); err == nil {
+			t.Errorf("%q: expected an error", args)
+		}
+	}
+	if _, err := Load([]string{"--pre", "", "x"}, Env{}); err != nil {
+		t.Errorf("an empty --pre disables preprocessing in rg: %v", err)
+	}
+}
