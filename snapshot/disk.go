@@ -91,7 +91,7 @@ func (s *Store) writeSnapshot(snap *Snapshot, now time.Time) error {
 	if err != nil {
 		return s.fail(err, "cannot store the snapshot")
 	}
-	s.evictDisk(now)
+	s.evictDisk(now, snap.ID)
 	return nil
 }
 
@@ -185,7 +185,7 @@ func (s *Store) writeCursor(c Cursor, snap *Snapshot, now time.Time) error {
 		return s.fail(err, "cannot store the cursor")
 	}
 	if rewrote {
-		s.evictDisk(now)
+		s.evictDisk(now, c.Snapshot)
 	}
 	return nil
 }
@@ -316,7 +316,10 @@ func (s *Store) readSnapshot(id string, now time.Time) (*Snapshot, error) {
 // beyond MaxTombstones or older than TombstoneTTL, directories without a
 // snapshot (a crashed write) and temporary files are removed. Best effort:
 // a folder that cannot be cleaned still serves.
-func (s *Store) evictDisk(now time.Time) {
+// evictDisk applies the LRU and idle bounds to the state folder. keep is
+// the snapshot just written: it is the most recent even when its mtime
+// ties with others (a coarse or fake clock), so it is never the one evicted.
+func (s *Store) evictDisk(now time.Time, keep string) {
 	s.withLock(true, func() error {
 		entries, err := os.ReadDir(s.dir)
 		if err != nil {
@@ -346,8 +349,12 @@ func (s *Store) evictDisk(now time.Time) {
 				os.RemoveAll(p)
 			}
 		}
+		keepDir := s.snapDir(keep)
 		newest := func(es []ent) {
 			sort.Slice(es, func(i, j int) bool {
+				if (es[i].dir == keepDir) != (es[j].dir == keepDir) {
+					return es[i].dir == keepDir
+				}
 				return es[i].t.After(es[j].t) || es[i].t.Equal(es[j].t) && es[i].dir < es[j].dir
 			})
 		}

@@ -42,11 +42,22 @@ type Store struct {
 	snaps   map[string]*memEntry
 	cursors map[string]Cursor
 	tombs   map[string]time.Time // evicted snapshots (memory-only stores)
+	seq     uint64               // last use number (see memEntry.seq)
+}
+
+// nextSeq numbers a use of a memory entry; s.mu must be held.
+func (s *Store) nextSeq() uint64 {
+	s.seq++
+	return s.seq
 }
 
 type memEntry struct {
 	snap *Snapshot
 	used time.Time
+	// seq orders uses that share a timestamp (a coarse or fake clock): the
+	// entry touched last is the most recent, so a snapshot just written
+	// again is never the one evicted.
+	seq uint64
 }
 
 // NewStore returns a store persisting to the state folder dir (created with
@@ -82,7 +93,7 @@ func (s *Store) Put(snap *Snapshot) error {
 	if snap.ID == "" {
 		snap.ID = newToken()
 	}
-	s.snaps[snap.ID] = &memEntry{snap: snap, used: now}
+	s.snaps[snap.ID] = &memEntry{snap: snap, used: now, seq: s.nextSeq()}
 	delete(s.tombs, snap.ID)
 	s.evictMemLocked(now)
 	s.mu.Unlock()
@@ -122,9 +133,9 @@ func (s *Store) NewCursor(snap *Snapshot, kind Kind, offset int, sel PathSelecti
 	} else {
 		s.mu.Lock()
 		if e := s.snaps[snap.ID]; e != nil {
-			e.used = now
+			e.used, e.seq = now, s.nextSeq()
 		} else {
-			s.snaps[snap.ID] = &memEntry{snap: snap, used: now}
+			s.snaps[snap.ID] = &memEntry{snap: snap, used: now, seq: s.nextSeq()}
 			delete(s.tombs, snap.ID)
 			s.evictMemLocked(now)
 		}
@@ -219,7 +230,7 @@ func (s *Store) lookupSnapshot(id string) (*Snapshot, error) {
 	if e == nil {
 		return nil, newError(CodeExpired, nil, "the cursor's search is no longer kept")
 	}
-	e.used = now
+	e.used, e.seq = now, s.nextSeq()
 	return e.snap, nil
 }
 
@@ -238,10 +249,10 @@ func (s *Store) remember(snap *Snapshot, now time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e := s.snaps[snap.ID]; e != nil {
-		e.used = now
+		e.used, e.seq = now, s.nextSeq()
 		return
 	}
-	s.snaps[snap.ID] = &memEntry{snap: snap, used: now}
+	s.snaps[snap.ID] = &memEntry{snap: snap, used: now, seq: s.nextSeq()}
 	s.evictMemLocked(now)
 }
 
@@ -256,7 +267,7 @@ func (s *Store) evictMemLocked(now time.Time) {
 	for len(s.snaps) > MaxSnapshots {
 		var lru string
 		for id, e := range s.snaps {
-			if l := s.snaps[lru]; lru == "" || e.used.Before(l.used) || e.used.Equal(l.used) && id < lru {
+			if l := s.snaps[lru]; lru == "" || e.used.Before(l.used) || e.used.Equal(l.used) && e.seq < l.seq {
 				lru = id
 			}
 		}
