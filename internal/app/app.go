@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
@@ -30,6 +31,16 @@ import (
 
 // Version is evgrep's version string.
 const Version = "0.1.0"
+
+// versionText is --version's output. Run through a link named rg (as a
+// drop-in replacement), the first line reads as rg 13's so that tools that
+// check "ripgrep N.N.N" accept it; otherwise it names evgrep.
+func versionText(argv0 string) string {
+	if argv0 == "rg" {
+		return "ripgrep 13.0.0 (evgrep " + Version + ")\n-SIMD -AVX (compiled)\n+SIMD +AVX (runtime)\n"
+	}
+	return "evgrep " + Version + " (ripgrep 13.0.0 compatible)\n"
+}
 
 // gcPercent is the GC target used unless GOGC is set.
 const gcPercent = 50
@@ -76,7 +87,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		cli.WriteHelp(stdout, Version)
 		return exitMatch
 	case cli.CmdVersion:
-		fmt.Fprintf(stdout, "evgrep %s (ripgrep 13.0.0 compatible)\n", Version)
+		fmt.Fprint(stdout, versionText(filepath.Base(os.Args[0])))
 		return exitMatch
 	case cli.CmdPCRE2Version:
 		fmt.Fprintln(stderr, "PCRE2 is not available in this build of ripgrep.")
