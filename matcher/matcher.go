@@ -655,11 +655,26 @@ func (m *Matcher) findAll(h []byte, at int, dst []Range) []Range {
 		}
 		return dst
 	}
+	m.eachMatch(h, at, nil, func(s, e int) { dst = append(dst, Range{s, e}) })
+	return dst
+}
+
+// eachMatch calls fn for every match in h from at with Rust's iteration
+// rule (rg's find_iter): after an empty match the search resumes one byte
+// later, and an empty match where the previous match ended is skipped.
+// caps, when not nil, holds the match's capture offsets during fn.
+func (m *Matcher) eachMatch(h []byte, at int, caps []int, fn func(s, e int)) {
 	lastEnd, lastMatch := at, -1
 	for lastEnd <= len(h) {
-		s, e, ok := m.findAt(h, lastEnd, nil)
+		for i := range caps {
+			caps[i] = -1
+		}
+		s, e, ok := m.findAt(h, lastEnd, caps)
 		if !ok {
-			break
+			return
+		}
+		if caps != nil {
+			caps[0], caps[1] = s, e
 		}
 		if s == e {
 			lastEnd = e + 1
@@ -670,9 +685,8 @@ func (m *Matcher) findAll(h []byte, at int, dst []Range) []Range {
 			lastEnd = e
 		}
 		lastMatch = e
-		dst = append(dst, Range{s, e})
+		fn(s, e)
 	}
-	return dst
 }
 
 // Replace appends line (without terminator) to dst with every occurrence
@@ -685,31 +699,14 @@ func (m *Matcher) Replace(dst, line, template []byte, ranges []Range) ([]byte, [
 		return append(dst, h...), ranges
 	}
 	caps := make([]int, 2*(m.ncap+1))
-	lastEnd, lastMatch, copied := 0, -1, 0
-	for lastEnd <= len(h) {
-		for i := range caps {
-			caps[i] = -1
-		}
-		s, e, ok := m.findAt(h, lastEnd, caps)
-		if !ok {
-			break
-		}
-		caps[0], caps[1] = s, e
-		if s == e {
-			lastEnd = e + 1
-			if e == lastMatch {
-				continue
-			}
-		} else {
-			lastEnd = e
-		}
-		lastMatch = e
+	copied := 0
+	m.eachMatch(h, 0, caps, func(s, e int) {
 		dst = append(dst, h[copied:s]...)
 		rs := len(dst)
 		dst = m.interpolate(dst, template, h, caps)
 		ranges = append(ranges, Range{rs, len(dst)})
 		copied = e
-	}
+	})
 	return append(dst, h[copied:]...), ranges
 }
 
