@@ -36,4 +36,16 @@ const (
 	// maxScanBytes is the most distinct bytes one prefilter position may
 	// need to look for with IndexByte.
 	maxScanBytes = 4
+
+	// maxTeddyLiterals is the most literals the vectorised multi-literal
+	// scan takes (two per bucket); larger sets keep the byte scanners.
+	maxTeddyLiterals = 16
+
+	// teddyOffsetWindow bounds the literal positions considered for the
+	// vectorised scan's three tested offsets.
+	teddyOffsetWindow = 16
+
+	// minMultiScan is the shortest buffer a single literal is looked for
+	// with the vectorised scan; shorter ones keep the byte scanner.
+	minMultiScan = 256
 )

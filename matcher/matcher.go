@@ -70,9 +70,12 @@ type Matcher struct {
 	ncap  int            // capture groups of the user's pattern
 	names map[string]int // capture names (user numbering)
 	pre   *prefilter
-	plain []byte     // the pattern is this literal byte string (see plain.go)
-	exact *litScan   // or a fixed-length literal of byte sets (plain.go)
-	first *firstScan // no literal: candidate starts by first byte (firstbyte.go)
+	plain []byte   // the pattern is this literal byte string (see plain.go)
+	exact *litScan // or a fixed-length literal of byte sets (plain.go)
+	// litMulti scans buffers for plain or exact (vectorised; nil when
+	// unavailable).
+	litMulti *multiScan
+	first    *firstScan // no literal: candidate starts by first byte (firstbyte.go)
 	// crosses: a match may hold the terminator or anchors on the whole
 	// buffer (newline.go).
 	crosses bool
@@ -166,6 +169,7 @@ func Compile(o Options) (*Matcher, error) {
 			// buffers; plain also keeps bytes.Index for short lines.
 			m.exact = exactScan(sets)
 			m.plain, _ = plainBytes(h)
+			m.litMulti = newMultiScan([]lit{sets})
 		}
 	}
 

@@ -41,6 +41,13 @@ func (m *Matcher) plainFindAll(h []byte, at int, dst []Range) []Range {
 // plainNextLine is NextLine for a plain literal: the first occurrence is
 // the match, so its line is the answer.
 func (m *Matcher) plainNextLine(buf []byte, from int) (int, int, bool) {
+	if m.litMulti != nil && len(buf)-from >= minMultiScan {
+		p, ok := m.litMulti.find(buf, from)
+		if !ok {
+			return 0, 0, false
+		}
+		return m.lineAround(buf, from, p)
+	}
 	i := bytes.Index(buf[from:], m.plain)
 	if i < 0 {
 		return 0, 0, false
@@ -135,6 +142,13 @@ func (m *Matcher) exactFindAll(h []byte, at int, dst []Range) []Range {
 
 // exactNextLine is NextLine for an exact literal.
 func (m *Matcher) exactNextLine(buf []byte, from int) (int, int, bool) {
+	if m.litMulti != nil && len(buf)-from >= minMultiScan {
+		p, ok := m.litMulti.find(buf, from)
+		if !ok {
+			return 0, 0, false
+		}
+		return m.lineAround(buf, from, p)
+	}
 	p, ok := m.exact.find(buf, from, len(buf))
 	if !ok {
 		return 0, 0, false

@@ -276,7 +276,8 @@ type litScan struct {
 }
 
 type prefilter struct {
-	alts []litScan
+	alts  []litScan
+	multi *multiScan // all alternatives in one vectorised pass, when available
 }
 
 func buildPrefilter(h *hir) *prefilter {
@@ -292,6 +293,7 @@ func buildPrefilter(h *hir) *prefilter {
 		pos, _ := scanPos(l)
 		p.alts = append(p.alts, litScan{l: l, pos: pos, bytes: l[pos].members()})
 	}
+	p.multi = newMultiScan(req)
 	return p
 }
 
@@ -303,6 +305,9 @@ const prefilterWindow = 256 << 10
 
 // find returns the start of the first literal occurrence at or after from.
 func (p *prefilter) find(buf []byte, from int) (int, bool) {
+	if p.multi != nil {
+		return p.multi.find(buf, from)
+	}
 	if len(p.alts) == 1 {
 		return p.alts[0].find(buf, from, len(buf)+1)
 	}
@@ -438,7 +443,7 @@ func (m *Matcher) NewLineScanner() *LineScanner {
 // NextLine is Matcher.NextLine with the per-alternative cache.
 func (s *LineScanner) NextLine(buf []byte, from int) (int, int, bool) {
 	m := s.m
-	if m.none || m.exact != nil || m.plain != nil || m.pre == nil || len(m.pre.alts) < 2 || len(buf) == 0 || from < 0 {
+	if m.none || m.exact != nil || m.plain != nil || m.pre == nil || m.pre.multi != nil || len(m.pre.alts) < 2 || len(buf) == 0 || from < 0 {
 		return m.NextLine(buf, from)
 	}
 	if &buf[0] != s.base || len(buf) != s.size {
