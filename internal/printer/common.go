@@ -2,6 +2,7 @@ package printer
 
 import (
 	"bytes"
+	"github.com/evgrep/evgrep/internal/growbuf"
 	"strconv"
 
 	"github.com/evgrep/evgrep/internal/search"
@@ -77,7 +78,7 @@ func (o *Options) FormatPath(p string) []byte {
 // out is a per-file output buffer with color helpers.
 type out struct {
 	opts *Options
-	buf  bytes.Buffer
+	buf  growbuf.Buffer // one file's output (growbuf: it may hold a huge line)
 }
 
 func (w *out) write(b []byte)       { w.buf.Write(b) }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"github.com/evgrep/evgrep/internal/growbuf"
 	"io"
 
 	"github.com/evgrep/evgrep/matcher"
@@ -10,6 +11,10 @@ import (
 // BufferCapacity is the size of the rolling read buffer and of the prefix
 // that slice searches inspect for NUL bytes (grep-searcher's default).
 const BufferCapacity = 64 * 1024
+
+// maxKeptBuffer is the largest read buffer a Searcher keeps from one file
+// to the next; a buffer grown beyond it for a long line is dropped.
+const maxKeptBuffer = 4 * BufferCapacity
 
 // Config selects the searcher's behaviour.
 type Config struct {
@@ -587,11 +592,18 @@ func (s *Searcher) SearchReader(r io.Reader, sink Sink) error {
 			break
 		}
 	}
-	s.buf = lb.buf // keep a grown buffer for the next file
-	if err != nil {
-		return err
+	if err == nil {
+		err = sink.Finish(s, &Finish{ByteCount: lb.absOffset + int64(lb.pos), BinaryOffset: lb.binaryOffset})
 	}
-	return sink.Finish(s, &Finish{ByteCount: lb.absOffset + int64(lb.pos), BinaryOffset: lb.binaryOffset})
+	// Keep the buffer for the next file unless a long line grew it: one
+	// such file must not hold megabytes per worker for the rest of the walk
+	// (peak RSS, bench/README.md).
+	if lb.mapped {
+		growbuf.Release(lb.buf)
+	} else if cap(lb.buf) <= maxKeptBuffer {
+		s.buf = lb.buf
+	}
+	return err
 }
 
 // fillReader is ReadByLine::fill.
@@ -635,6 +647,7 @@ type lineBuffer struct {
 	binaryOffset int64
 	peek         bool // first read limited to 3 bytes
 	reads        int
+	mapped       bool // buf is growbuf's mapping (release it when done)
 }
 
 func (lb *lineBuffer) buffer() []byte { return lb.buf[lb.pos:lb.lastTerm] }
@@ -659,9 +672,7 @@ func (lb *lineBuffer) fill() (bool, error) {
 	lb.roll()
 	for {
 		if lb.end == len(lb.buf) {
-			nb := make([]byte, 2*len(lb.buf))
-			copy(nb, lb.buf[:lb.end])
-			lb.buf = nb
+			lb.buf, lb.mapped = growbuf.Grow(lb.buf, lb.end, 2*len(lb.buf), lb.mapped)
 		}
 		free := lb.buf[lb.end:]
 		if lb.peek && lb.reads == 0 && len(free) > 3 {

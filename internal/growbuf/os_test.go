@@ -1,0 +1,5 @@
+package growbuf
+
+import "runtime"
+
+var runtimeLinux = runtime.GOOS == "linux"
