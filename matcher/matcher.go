@@ -2,6 +2,7 @@ package matcher
 
 import (
 	"bytes"
+	"github.com/evgrep/evgrep/matcher/internal/vscan"
 	"strings"
 
 	re2 "github.com/wasilibs/go-re2"
@@ -264,14 +265,7 @@ func (m *Matcher) CaptureIndex(name string) int {
 	return -1
 }
 
-func isASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
+func isASCII(b []byte) bool { return vscan.IndexHigh(b) < 0 }
 
 // re2Exact reports whether RE2 answers "is there a match" exactly on h.
 func (m *Matcher) re2Exact(h []byte) bool {

@@ -21,3 +21,9 @@ func teddyScan(tables *[2 * Positions][32]byte, off *[Positions]int, p *byte, li
 //
 //go:noescape
 func trioScan(p *byte, limit, a, b, c int, set, setc uint32) (pos int, mask uint32)
+
+// highScan is IndexHigh's vector part: the start of the first 32-byte
+// block (n is a multiple of 32) holding a byte >= 0x80, or n.
+//
+//go:noescape
+func highScan(p *byte, n int) int
