@@ -2,11 +2,12 @@ package matcher
 
 import (
 	"bytes"
-	"github.com/evgrep/evgrep/matcher/internal/vscan"
 	"strings"
 
 	re2 "github.com/wasilibs/go-re2"
 	"github.com/wasilibs/go-re2/experimental"
+
+	"github.com/evgrep/evgrep/matcher/internal/vscan"
 )
 
 // CaseMode selects how letter case is matched (-s, -i, -S).

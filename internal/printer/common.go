@@ -2,9 +2,9 @@ package printer
 
 import (
 	"bytes"
-	"github.com/evgrep/evgrep/internal/growbuf"
 	"strconv"
 
+	"github.com/evgrep/evgrep/internal/growbuf"
 	"github.com/evgrep/evgrep/internal/search"
 	"github.com/evgrep/evgrep/matcher"
 )

@@ -2,9 +2,9 @@ package search
 
 import (
 	"bytes"
-	"github.com/evgrep/evgrep/internal/growbuf"
 	"io"
 
+	"github.com/evgrep/evgrep/internal/growbuf"
 	"github.com/evgrep/evgrep/matcher"
 )
 
