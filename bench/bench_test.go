@@ -5,6 +5,7 @@ package main
 // binary re-executed as a helper process.
 
 import (
+	"bytes"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -834,5 +835,35 @@ func TestAtFloor(t *testing.T) {
 		if got := c.s.AtFloor(); got != c.want {
 			t.Errorf("AtFloor(%+v) = %v, want %v", c.s, got, c.want)
 		}
+	}
+}
+
+// TestInstallCopies: evgrep and rg are measured from byte-identical,
+// executable copies; the other tools stay where they are.
+func TestInstallCopies(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	content := bytes.Repeat([]byte("\x7fELF binary bytes "), 20000) // several chunks
+	if err := os.WriteFile(src, content, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tools := []Tool{{Name: toolEvgrep, Path: src}, {Name: toolRg, Path: src}, {Name: toolGrep, Path: "/usr/bin/grep"}}
+	if err := installCopies(tools, filepath.Join(dir, "bin")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools[:2] {
+		if tl.Path != filepath.Join(dir, "bin", tl.Name) {
+			t.Fatalf("%s: path %s", tl.Name, tl.Path)
+		}
+		got, err := os.ReadFile(tl.Path)
+		if err != nil || !bytes.Equal(got, content) {
+			t.Fatalf("%s: copy differs (%v)", tl.Name, err)
+		}
+		if st, err := os.Stat(tl.Path); err != nil || st.Mode()&0o111 == 0 {
+			t.Fatalf("%s: not executable (%v)", tl.Name, err)
+		}
+	}
+	if tools[2].Path != "/usr/bin/grep" {
+		t.Fatalf("grep moved to %s", tools[2].Path)
 	}
 }

@@ -4,6 +4,10 @@ import "time"
 
 // Every tunable limit of the harness lives here.
 const (
+	// copyChunk is the write size used to install the copies of evgrep and
+	// rg that are measured (see installCopies).
+	copyChunk = 128 << 10
+
 	// defaultRuns is the number of timed runs per tool and query (after one
 	// warm-up run) in the full suite.
 	defaultRuns = 7

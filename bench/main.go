@@ -42,6 +42,7 @@ type options struct {
 	tools      []string
 	only       *regexp.Regexp
 	noLarge    bool
+	inPlace    bool
 	cacheDir   string
 	resultsDir string
 	name       string
@@ -80,6 +81,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&tools, "tools", strings.Join(knownTools, ","), "comma-separated tools to run, when installed")
 	fs.StringVar(&only, "only", "", "run only the jobs whose id (corpus/query) matches this `REGEXP`")
 	fs.BoolVar(&o.noLarge, "no-large", false, "skip the large-file queries")
+	fs.BoolVar(&o.inPlace, "in-place", false, "run evgrep and rg where they are instead of from fresh copies (see README: peak RSS)")
 	fs.StringVar(&o.cacheDir, "cache", filepath.Join(root, "bench", ".cache"), "where the large file and the tiny tree are built")
 	fs.StringVar(&o.resultsDir, "results", filepath.Join(root, "bench", "results"), "where the JSON and SVG results go")
 	fs.StringVar(&o.name, "name", "", "base name of the result files (default latest, quick with --quick)")
@@ -219,6 +221,12 @@ func bench(o *options, stdout, stderr io.Writer) error {
 	}
 	for i := range tools {
 		tools[i].Timeout = pick(isCore(tools[i].Name), o.timeout, o.others)
+	}
+	if !o.inPlace {
+		if err := installCopies(tools, filepath.Join(o.cacheDir, "bin")); err != nil {
+			return err
+		}
+		rep.Notes = append(rep.Notes, "evgrep and rg ran from copies written to "+filepath.Join(o.cacheDir, "bin")+" (same bytes, same page-cache state; --in-place runs them where they are).")
 	}
 	rep.Tools, rep.Missing = tools, missing
 	for _, t := range tools {
