@@ -3,6 +3,7 @@ package matcher
 import (
 	"bytes"
 	"strings"
+	"sync"
 
 	re2 "github.com/wasilibs/go-re2"
 	"github.com/wasilibs/go-re2/experimental"
@@ -61,7 +62,14 @@ type Matcher struct {
 	prog *prog // VM program: the word regex when word, else the pattern
 	orig *prog // word mode: ^(?:pat)$ for rg's fast path
 
-	re         *re2.Regexp // confirmer; nil when only the VM is exact
+	re *re2.Regexp // confirmer; nil when only the VM is exact
+	// reASCII is re for ASCII text: every class cut to its ASCII members
+	// (asciiVariant); nil unless the pattern has Unicode classes. Then re
+	// stays nil and reLazy compiles the full program in the background
+	// (see Compile); hasRE says whether any RE2 program exists.
+	reASCII    *re2.Regexp
+	reLazy     func() *re2.Regexp
+	hasRE      bool
 	reMode     re2Mode
 	uniWB      bool // RE2 is exact only on ASCII text
 	canEmpty   bool
@@ -215,19 +223,42 @@ func Compile(o Options) (*Matcher, error) {
 		// saves its WebAssembly memory (~10 MB of RSS).
 		m.reMode = re2None
 	}
-	switch m.reMode {
-	case re2UTF8:
+	if m.reMode == re2UTF8 && info.nonASCIIUni {
+		// go-re2 (translated WebAssembly) takes 60-100 ms to compile
+		// Unicode classes (\w{5}\s+…: the whole difference between
+		// 0.34-0.45 s and 0.22-0.26 s of CPU over 3,000 ASCII files of
+		// GOROOT with and without --no-unicode). On ASCII text the classes'
+		// ASCII members alone decide, and that program compiles at once;
+		// the full one compiles in the background and is waited for only
+		// when non-ASCII text comes (never, for an ASCII tree).
+		if ra, aerr := experimental.CompileLatin1(printRE2(asciiVariant(conf), re2Latin1)); aerr == nil {
+			src := printRE2(conf, re2UTF8)
+			m.reASCII = ra
+			m.reLazy = sync.OnceValue(func() *re2.Regexp {
+				re, err := re2.Compile(src)
+				if err != nil {
+					return nil // the VM answers instead
+				}
+				return re
+			})
+			go m.reLazy()
+		}
+	}
+	switch {
+	case m.reLazy != nil:
+	case m.reMode == re2UTF8:
 		m.re, err = re2.Compile(printRE2(conf, re2UTF8))
-	case re2Latin1:
+	case m.reMode == re2Latin1:
 		m.re, err = experimental.CompileLatin1(printRE2(conf, re2Latin1))
 	}
-	if err != nil || m.re == nil {
+	if m.reLazy == nil && (err != nil || m.re == nil) {
 		m.re, m.reMode = nil, re2None
 	}
+	m.hasRE = m.re != nil || m.reLazy != nil
 	m.textAnchor = info.textAnchor
 	m.crosses = info.textAnchor || canMatchByte(conf, '\n')
 	m.byteHigh = info.byteHigh
-	m.chunked = m.re != nil && !o.Multiline && o.LineTerminator == '\n' && !info.textAnchor
+	m.chunked = m.hasRE && !o.Multiline && o.LineTerminator == '\n' && !info.textAnchor
 	return m, nil
 }
 
@@ -268,9 +299,22 @@ func (m *Matcher) CaptureIndex(name string) int {
 
 func isASCII(b []byte) bool { return vscan.IndexHigh(b) < 0 }
 
+// re2For returns the RE2 program for text h: the ASCII variant when h is
+// ASCII, else the full program (waiting for its background compile); nil
+// when there is none (the VM answers).
+func (m *Matcher) re2For(h []byte) *re2.Regexp {
+	if m.reASCII != nil && isASCII(h) {
+		return m.reASCII
+	}
+	if m.reLazy != nil {
+		return m.reLazy()
+	}
+	return m.re
+}
+
 // re2Exact reports whether RE2 answers "is there a match" exactly on h.
 func (m *Matcher) re2Exact(h []byte) bool {
-	return m.re != nil && (!m.uniWB || isASCII(h))
+	return m.hasRE && (!m.uniWB || isASCII(h))
 }
 
 // IsMatch reports whether line (without its terminator; in CRLF mode a
@@ -287,7 +331,9 @@ func (m *Matcher) IsMatch(line []byte) bool {
 		return ok
 	}
 	if m.re2Exact(line) {
-		return m.re.Match(line)
+		if re := m.re2For(line); re != nil {
+			return re.Match(line)
+		}
 	}
 	var caps [2]int
 	md := execMode{earliest: true, asciiPrevAt: -1}
@@ -384,7 +430,8 @@ func (m *Matcher) chunkSearch(buf []byte, from int) (int, bool) {
 		// The chunk stops before its last '\n' so that no phantom empty
 		// line follows it.
 		chunk := buf[from:end]
-		if m.uniWB && !isASCII(chunk) {
+		re := m.re2For(chunk)
+		if re == nil || m.uniWB && !isASCII(chunk) {
 			for ls := from; ls <= end; {
 				le := lineEnd(buf[:end], ls, '\n')
 				if m.IsMatch(buf[ls:le]) {
@@ -392,7 +439,7 @@ func (m *Matcher) chunkSearch(buf []byte, from int) (int, bool) {
 				}
 				ls = le + 1
 			}
-		} else if loc := m.re.FindIndex(chunk); loc != nil {
+		} else if loc := re.FindIndex(chunk); loc != nil {
 			p := from + loc[0]
 			ls := from
 			if i := bytes.LastIndexByte(buf[from:p], '\n'); i >= 0 {
@@ -629,7 +676,7 @@ func (m *Matcher) FindAll(buf []byte, dst []Range) []Range {
 // re2IterExact reports whether go-re2's FindAll iteration (Go semantics)
 // over h[at:] equals rg's iteration over h from at.
 func (m *Matcher) re2IterExact(h []byte, at int) bool {
-	if m.re == nil || m.word || m.crlfStrip {
+	if !m.hasRE || m.word || m.crlfStrip {
 		return false
 	}
 	if at > 0 && (h[at-1] != '\n' || m.textAnchor) {
@@ -649,10 +696,12 @@ func (m *Matcher) findAll(h []byte, at int, dst []Range) []Range {
 		return m.exactFindAll(h, at, dst)
 	}
 	if m.re2IterExact(h, at) {
-		for _, loc := range m.re.FindAllIndex(h[at:], -1) {
-			dst = append(dst, Range{at + loc[0], at + loc[1]})
+		if re := m.re2For(h[at:]); re != nil {
+			for _, loc := range re.FindAllIndex(h[at:], -1) {
+				dst = append(dst, Range{at + loc[0], at + loc[1]})
+			}
+			return dst
 		}
-		return dst
 	}
 	m.eachMatch(h, at, nil, func(s, e int) { dst = append(dst, Range{s, e}) })
 	return dst

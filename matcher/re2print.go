@@ -60,7 +60,7 @@ func writeRE2(b *strings.Builder, h *hir, mode re2Mode) {
 	case hLit:
 		writeRE2Char(b, h.r)
 	case hClass:
-		writeRE2Class(b, h.cls)
+		writeRE2Class(b, h.cls, mode)
 	case hAssert:
 		switch h.assert {
 		case assertStartLine:
@@ -129,7 +129,16 @@ func writeRE2(b *strings.Builder, h *hir, mode re2Mode) {
 	}
 }
 
-func writeRE2Class(b *strings.Builder, c *charClass) {
+func writeRE2Class(b *strings.Builder, c *charClass, mode re2Mode) {
+	if len(c.r) == 0 {
+		// Matches nothing (asciiVariant's cut of a non-ASCII class).
+		if mode == re2Latin1 {
+			b.WriteString(`[^\x00-\xff]`)
+		} else {
+			b.WriteString(`[^\x00-\x{10ffff}]`)
+		}
+		return
+	}
 	if !c.bytes && len(c.r) == 2 && c.r[0] == (rng{0, surrLo - 1}) && c.r[1] == (rng{surrHi + 1, unicode.MaxRune}) {
 		b.WriteString("(?s:.)")
 		return
@@ -154,4 +163,30 @@ func writeRE2Class(b *strings.Builder, c *charClass) {
 		}
 	}
 	b.WriteByte(']')
+}
+
+// asciiVariant copies h for ASCII-only text: every class keeps only its
+// ASCII members and a non-ASCII literal matches nothing. On a haystack of
+// ASCII bytes it matches exactly where h does (Unicode \w, \s, \d, case
+// folds and \b all agree with their ASCII parts there) with a far smaller
+// automaton; it is printed for RE2's Latin-1 mode.
+func asciiVariant(h *hir) *hir {
+	c := *h
+	switch h.kind {
+	case hLit:
+		if h.r >= 0x80 {
+			return &hir{kind: hClass, cls: &charClass{bytes: h.isByte}}
+		}
+	case hClass:
+		cls := h.cls.clone()
+		cls.intersect(&charClass{r: []rng{{0, 0x7f}}})
+		c.cls = cls
+	}
+	if len(h.subs) > 0 {
+		c.subs = make([]*hir, len(h.subs))
+		for i, s := range h.subs {
+			c.subs[i] = asciiVariant(s)
+		}
+	}
+	return &c
 }
