@@ -1,20 +1,29 @@
 // Package mcpserver serves evgrep's agent tool over the Model Context
-// Protocol with the official Go SDK: over stdio (evgrep --mcp) or over
-// streamable HTTP bound to loopback by default (evgrep --mcp-http ADDR).
-// Every MCP session has its own in-memory snapshots and cursors.
+// Protocol: over stdio (evgrep --mcp) or over streamable HTTP bound to
+// loopback by default (evgrep --mcp-http ADDR). Every MCP session has its
+// own in-memory snapshots and cursors.
+//
+// The server is hand-written on the standard library (encoding/json,
+// net/http): JSON-RPC 2.0 with batches, initialize with version
+// negotiation, ping, tools/list and tools/call of the one tool "search",
+// which is agent.HandleJSON. It replaced the official Go SDK because evgrep
+// is one binary: the SDK and what it imports (JSON Schema, an alternative
+// JSON encoder, gob, slog, oauth2, ...) ran their package initialisation on
+// every plain `evgrep PATTERN` search and cost about 2 MB of its peak RSS.
+// The SDK remains the reference client of the tests (test-only imports are
+// not linked into the binary): they drive this server with it over stdio
+// and streamable HTTP, beside raw protocol cases.
 package mcpserver
 
 import (
-	"context"
+	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/evgrep/evgrep/internal/agent"
-	"github.com/evgrep/evgrep/snapshot"
+	"sync"
+	"time"
 )
 
 // ToolName is the name of the search tool.
@@ -22,6 +31,24 @@ const ToolName = "search"
 
 // Version is reported to clients.
 const Version = "0.1.0"
+
+// Limits of the server.
+const (
+	// maxSessions bounds the live streamable HTTP sessions; a new one
+	// evicts the least recently used when full.
+	maxSessions = 64
+	// sessionIdle is how long an unused HTTP session lives.
+	sessionIdle = 10 * time.Minute
+	// maxBodyBytes bounds one HTTP request body (413 beyond).
+	maxBodyBytes = 4 << 20
+	// maxStdioInFlight bounds the stdio requests answered at once (a long
+	// search does not hold up a ping, and a flood does not fork a
+	// goroutine per line).
+	maxStdioInFlight = 4
+	// readHeaderTimeout bounds how long an HTTP client may take to send
+	// its request headers.
+	readHeaderTimeout = 10 * time.Second
+)
 
 const toolDescription = `Search a source tree with ripgrep's regex syntax and get bounded, exact evidence.
 The answer starts with a status line (exact totals of matching lines, occurrences and files; complete or partial),
@@ -33,50 +60,62 @@ mode inspect shows the whole enclosing declaration (function, method, class...) 
 {path,line}, {cursor,matchIndex}, {cursor,matchIndices:[1-5]} or {targets:[{path,line}...]} (1-5);
 long source continues with the returned cursor. mode outline lists the declarations of files under path/paths.`
 
-// NewServer returns an MCP server with the search tool; its snapshots live
-// in memory for the server's session.
-func NewServer(cwd string) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "evgrep", Version: Version}, nil)
-	env := agent.Env{Store: snapshot.NewMemoryStore(), Cwd: cwd}
-	mcp.AddTool(s, &mcp.Tool{Name: ToolName, Description: toolDescription},
-		func(ctx context.Context, req *mcp.CallToolRequest, in agent.Request) (*mcp.CallToolResult, agent.Details, error) {
-			ans := agent.Handle(&in, env)
-			return &mcp.CallToolResult{
-				Content: []mcp.Content{&mcp.TextContent{Text: ans.Text}},
-				IsError: ans.Failed,
-			}, ans.Details, nil
-		})
-	return s
-}
-
-// ServeStdio serves one session over the given streams until the client
-// disconnects.
+// ServeStdio serves one session over the given streams: newline-delimited
+// JSON-RPC messages (or batches) in, one reply per line out. It returns nil
+// at the end of in, once every request read has been answered, or the
+// first error writing out.
 func ServeStdio(in io.ReadCloser, out io.Writer, cwd string) error {
-	t := &mcp.IOTransport{Reader: in, Writer: nopCloser{out}}
-	return NewServer(cwd).Run(context.Background(), t)
+	s := newSession(cwd)
+	r := bufio.NewReaderSize(in, 64<<10)
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex // serialises writes to out and guards werr
+		werr     error
+		inFlight = make(chan struct{}, maxStdioInFlight)
+	)
+	write := func(reply []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		if werr == nil {
+			_, werr = out.Write(append(reply, '\n'))
+		}
+	}
+	failed := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return werr != nil
+	}
+	for !failed() {
+		line, rerr := r.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			inFlight <- struct{}{}
+			wg.Add(1)
+			go func() {
+				defer func() { <-inFlight; wg.Done() }()
+				if reply := s.process(line); reply != nil {
+					write(reply)
+				}
+			}()
+		}
+		if rerr != nil {
+			break // io.EOF, or a read error: the client is gone either way
+		}
+	}
+	wg.Wait()
+	return werr
 }
-
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
 
 // ServeHTTP serves streamable HTTP on addr; an address without a host
 // (":8080" or "8080") binds to 127.0.0.1 only.
 func ServeHTTP(addr, cwd string, log io.Writer) error {
 	addr = LoopbackDefault(addr)
-	h := Handler(cwd)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "evgrep MCP server on http://%s/\n", ln.Addr())
-	return http.Serve(ln, h)
-}
-
-// Handler returns the streamable HTTP handler; each new MCP session gets a
-// server, and so snapshots, of its own.
-func Handler(cwd string) http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return NewServer(cwd) }, nil)
+	srv := &http.Server{Handler: Handler(cwd), ReadHeaderTimeout: readHeaderTimeout}
+	return srv.Serve(ln)
 }
 
 // LoopbackDefault binds host-less addresses to the loopback interface.
