@@ -2,6 +2,29 @@
 
 #include "textflag.h"
 
+// LOOKUP looks the 32 bytes at disp(DI)(off*1) up in the nibble tables
+// lo and hi (Y6 holds 0x0f in every byte): Y7 gets the low-nibble result,
+// Y8 the high-nibble one.
+#define LOOKUP(disp, off, lo, hi) \
+	VMOVDQU disp(DI)(off*1), Y7; \
+	VPSRLW  $4, Y7, Y8;          \
+	VPAND   Y6, Y7, Y7;          \
+	VPAND   Y6, Y8, Y8;          \
+	VPSHUFB Y7, lo, Y7;          \
+	VPSHUFB Y8, hi, Y8
+
+// BLOCK sets acc to the bucket bits of the 32 positions at DI+disp: the
+// AND of the lookups at the three offsets (R8, R9, R10).
+#define BLOCK(disp, acc)          \
+	LOOKUP(disp, R8, Y0, Y1);  \
+	VPAND Y7, Y8, acc;         \
+	LOOKUP(disp, R9, Y2, Y3);  \
+	VPAND Y7, acc, acc;        \
+	VPAND Y8, acc, acc;        \
+	LOOKUP(disp, R10, Y4, Y5); \
+	VPAND Y7, acc, acc;        \
+	VPAND Y8, acc, acc
+
 // func teddyScan(tables *[6][32]byte, off *[3]int, p *byte, limit int) (pos int, mask uint32)
 //
 // For each 32-position block at SI+CX: for offset k, load 32 bytes at
@@ -23,7 +46,7 @@ TEXT ·teddyScan(SB), NOSPLIT, $0-44
 	VMOVDQU 128(AX), Y4
 	VMOVDQU 160(AX), Y5
 	MOVL $0x0f0f0f0f, AX
-	VMOVD AX, X6
+	VMOVD AX, X6 // VEX-encoded: an SSE MOVD here costs ~600 ns a call (SSE/AVX transition)
 	VPBROADCASTD X6, Y6
 	XORQ CX, CX
 	MOVQ DX, R11
@@ -34,54 +57,8 @@ double:
 	JGT single
 	LEAQ (SI)(CX*1), DI
 	PREFETCHT0 1024(DI) // see trio_amd64.s
-	// block A: positions CX..CX+31
-	VMOVDQU (DI)(R8*1), Y7
-	VPSRLW $4, Y7, Y8
-	VPAND Y6, Y7, Y7
-	VPAND Y6, Y8, Y8
-	VPSHUFB Y7, Y0, Y7
-	VPSHUFB Y8, Y1, Y8
-	VPAND Y7, Y8, Y9
-	VMOVDQU (DI)(R9*1), Y7
-	VPSRLW $4, Y7, Y8
-	VPAND Y6, Y7, Y7
-	VPAND Y6, Y8, Y8
-	VPSHUFB Y7, Y2, Y7
-	VPSHUFB Y8, Y3, Y8
-	VPAND Y7, Y9, Y9
-	VPAND Y8, Y9, Y9
-	VMOVDQU (DI)(R10*1), Y7
-	VPSRLW $4, Y7, Y8
-	VPAND Y6, Y7, Y7
-	VPAND Y6, Y8, Y8
-	VPSHUFB Y7, Y4, Y7
-	VPSHUFB Y8, Y5, Y8
-	VPAND Y7, Y9, Y9
-	VPAND Y8, Y9, Y9
-	// block B: positions CX+32..CX+63
-	VMOVDQU 32(DI)(R8*1), Y7
-	VPSRLW $4, Y7, Y8
-	VPAND Y6, Y7, Y7
-	VPAND Y6, Y8, Y8
-	VPSHUFB Y7, Y0, Y7
-	VPSHUFB Y8, Y1, Y8
-	VPAND Y7, Y8, Y10
-	VMOVDQU 32(DI)(R9*1), Y7
-	VPSRLW $4, Y7, Y8
-	VPAND Y6, Y7, Y7
-	VPAND Y6, Y8, Y8
-	VPSHUFB Y7, Y2, Y7
-	VPSHUFB Y8, Y3, Y8
-	VPAND Y7, Y10, Y10
-	VPAND Y8, Y10, Y10
-	VMOVDQU 32(DI)(R10*1), Y7
-	VPSRLW $4, Y7, Y8
-	VPAND Y6, Y7, Y7
-	VPAND Y6, Y8, Y8
-	VPSHUFB Y7, Y4, Y7
-	VPSHUFB Y8, Y5, Y8
-	VPAND Y7, Y10, Y10
-	VPAND Y8, Y10, Y10
+	BLOCK(0, Y9)
+	BLOCK(32, Y10)
 	VPOR Y9, Y10, Y11
 	VPTEST Y11, Y11
 	JNZ founddouble
@@ -90,44 +67,22 @@ double:
 
 founddouble:
 	VPTEST Y9, Y9
-	JNZ foundA
+	JNZ found
 	ADDQ $32, CX
 	VMOVDQA Y10, Y9
-	JMP foundA
+	JMP found
 
 single:
 	CMPQ CX, DX
 	JGT done
 	LEAQ (SI)(CX*1), DI
-	VMOVDQU (DI)(R8*1), Y7
-	VPSRLW $4, Y7, Y8
-	VPAND Y6, Y7, Y7
-	VPAND Y6, Y8, Y8
-	VPSHUFB Y7, Y0, Y7
-	VPSHUFB Y8, Y1, Y8
-	VPAND Y7, Y8, Y9
-	VMOVDQU (DI)(R9*1), Y7
-	VPSRLW $4, Y7, Y8
-	VPAND Y6, Y7, Y7
-	VPAND Y6, Y8, Y8
-	VPSHUFB Y7, Y2, Y7
-	VPSHUFB Y8, Y3, Y8
-	VPAND Y7, Y9, Y9
-	VPAND Y8, Y9, Y9
-	VMOVDQU (DI)(R10*1), Y7
-	VPSRLW $4, Y7, Y8
-	VPAND Y6, Y7, Y7
-	VPAND Y6, Y8, Y8
-	VPSHUFB Y7, Y4, Y7
-	VPSHUFB Y8, Y5, Y8
-	VPAND Y7, Y9, Y9
-	VPAND Y8, Y9, Y9
+	BLOCK(0, Y9)
 	VPTEST Y9, Y9
-	JNZ foundA
+	JNZ found
 	ADDQ $32, CX
 	JMP single
 
-foundA:
+found:
 	VPXOR Y12, Y12, Y12
 	VPCMPEQB Y12, Y9, Y9
 	VPMOVMSKB Y9, AX
