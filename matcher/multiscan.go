@@ -9,14 +9,14 @@ import (
 )
 
 // multiScan finds occurrences of a set of literals (byte-set sequences)
-// in one vectorised pass (matcher/internal/teddy): three offsets of every
+// in one vectorised pass (matcher/internal/vscan): three offsets of every
 // literal are tested 32 positions at a time, and each candidate is
-// verified against the literals of its bucket. It replaces one
-// bytes.IndexByte stream per alternative (or per case variant), which
+// verified against the literal, or the literals of its bucket. It replaces
+// one bytes.IndexByte stream per alternative (or per case variant), which
 // stops every few hundred bytes on common letters.
 type multiScan struct {
-	trio    *vscan.Trio // one literal: three of its positions, compared
-	sc      *vscan.Teddy
+	trio    *vscan.Trio  // one literal: three of its positions, compared
+	sc      *vscan.Teddy // several literals (or one Trio cannot take)
 	lits    []lit
 	buckets [vscan.Buckets][]int32 // literal indexes per bucket
 }
