@@ -348,6 +348,9 @@ func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 	if m.none || from < 0 {
 		return 0, 0, false
 	}
+	if m.litMulti != nil && len(buf)-from >= minMultiScan {
+		return m.litMultiNextLine(buf, from)
+	}
 	if m.exact != nil {
 		return m.exactNextLine(buf, from)
 	}

@@ -41,13 +41,6 @@ func (m *Matcher) plainFindAll(h []byte, at int, dst []Range) []Range {
 // plainNextLine is NextLine for a plain literal: the first occurrence is
 // the match, so its line is the answer.
 func (m *Matcher) plainNextLine(buf []byte, from int) (int, int, bool) {
-	if m.litMulti != nil && len(buf)-from >= minMultiScan {
-		p, ok := m.litMulti.find(buf, from)
-		if !ok {
-			return 0, 0, false
-		}
-		return m.lineAround(buf, from, p)
-	}
 	i := bytes.Index(buf[from:], m.plain)
 	if i < 0 {
 		return 0, 0, false
@@ -140,15 +133,18 @@ func (m *Matcher) exactFindAll(h []byte, at int, dst []Range) []Range {
 	return dst
 }
 
+// litMultiNextLine is NextLine for a plain or exact literal by the
+// vector scan (m.litMulti).
+func (m *Matcher) litMultiNextLine(buf []byte, from int) (int, int, bool) {
+	p, ok := m.litMulti.find(buf, from)
+	if !ok {
+		return 0, 0, false
+	}
+	return m.lineAround(buf, from, p)
+}
+
 // exactNextLine is NextLine for an exact literal.
 func (m *Matcher) exactNextLine(buf []byte, from int) (int, int, bool) {
-	if m.litMulti != nil && len(buf)-from >= minMultiScan {
-		p, ok := m.litMulti.find(buf, from)
-		if !ok {
-			return 0, 0, false
-		}
-		return m.lineAround(buf, from, p)
-	}
 	p, ok := m.exact.find(buf, from, len(buf))
 	if !ok {
 		return 0, 0, false
