@@ -18,14 +18,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"time"
 )
 
 func main() {
-	corpus := flag.String("corpus", runtime.GOROOT(), "tree to search")
+	corpus := flag.String("corpus", goroot(), "tree to search")
 	pattern := flag.String("pattern", "err", "pattern of the broad search")
 	runs := flag.Int("runs", 7, "timed runs per side (after one warm-up)")
 	evgrep := flag.String("evgrep", "bin/evgrep", "evgrep binary")
@@ -162,4 +161,14 @@ func median(ds []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), ds...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2]
+}
+
+// goroot is the Go installation that the go command on PATH uses (the
+// default corpus).
+func goroot() string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -60,6 +60,7 @@ func (c *Colors) apply(spec string) error {
 	case "match":
 		target = &c.Match
 	default:
+		//lint:ignore ST1005 rg's exact error text ends with a period
 		return fmt.Errorf("unrecognized output type '%s'. Choose from: path, line, column, match.", parts[0])
 	}
 	if len(parts) == 2 && parts[1] == "none" {
@@ -67,6 +68,7 @@ func (c *Colors) apply(spec string) error {
 		return nil
 	}
 	if len(parts) != 3 {
+		//lint:ignore ST1005 rg's exact error text ends with a period
 		return fmt.Errorf("invalid color spec format: '%s'. Valid format is '(path|line|column|match):(fg|bg|style):(value)'.", spec)
 	}
 	val := parts[2]
@@ -96,9 +98,11 @@ func (c *Colors) apply(spec string) error {
 		case "nounderline":
 			target.Underline = false
 		default:
+			//lint:ignore ST1005 rg's exact error text ends with a period
 			return fmt.Errorf("unrecognized style attribute '%s'. Choose from: nobold, bold, nointense, intense, nounderline, underline.", val)
 		}
 	default:
+		//lint:ignore ST1005 rg's exact error text ends with a period
 		return fmt.Errorf("unrecognized spec type '%s'. Choose from: fg, bg, style, none.", parts[1])
 	}
 	target.set = true

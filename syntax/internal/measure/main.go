@@ -37,7 +37,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
 
@@ -67,7 +66,11 @@ func main() {
 	if *root == "" {
 		switch *lang {
 		case "go":
-			*root = filepath.Join(runtime.GOROOT(), "src")
+			out, err := exec.Command("go", "env", "GOROOT").Output()
+			if err != nil {
+				fail(err)
+			}
+			*root = filepath.Join(strings.TrimSpace(string(out)), "src")
 		case "python":
 			out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
 			if err != nil {
