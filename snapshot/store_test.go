@@ -409,12 +409,7 @@ func TestCorruptFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, dec, _ := codecs()
-	raw, err := dec.DecodeAll(valid, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc, _, _ := codecs()
+	raw := decompress(t, valid)
 	tests := []struct {
 		name    string
 		file    string // snapshot or cursor
@@ -428,9 +423,9 @@ func TestCorruptFolder(t *testing.T) {
 			b[len(b)/2] ^= 0x40
 			return b
 		}},
-		{"valid zstd, bad payload", snapFileName, func(string, []byte) []byte { return enc.EncodeAll([]byte("EVGSNAP\x01junk"), nil) }},
+		{"valid zstd, bad payload", snapFileName, func(string, []byte) []byte { return compress(t, []byte("EVGSNAP\x01junk")) }},
 		{"another snapshot's file", snapFileName, func(string, []byte) []byte { return valid }},
-		{"decodable but truncated payload", snapFileName, func(string, []byte) []byte { return enc.EncodeAll(raw[:len(raw)-5], nil) }},
+		{"decodable but truncated payload", snapFileName, func(string, []byte) []byte { return compress(t, raw[:len(raw)-5]) }},
 		{"cursor not JSON", cursorPrefix, func(string, []byte) []byte { return []byte("{{{") }},
 		{"cursor of another kind", cursorPrefix, func(_ string, old []byte) []byte {
 			return []byte(strings.Replace(string(old), `"kind":"matches"`, `"kind":"sideways"`, 1))
