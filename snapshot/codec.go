@@ -168,7 +168,8 @@ func readSnapshotFrom(r io.Reader, limit int) (*Snapshot, error) {
 		zstd.WithDecoderConcurrency(1),
 		zstd.WithDecoderLowmem(true),
 		zstd.WithDecoderMaxWindow(maxWindowBytes),
-		zstd.WithDecoderMaxMemory(uint64(limit)))
+		// (For streams this bounds the window too, hence not below it.)
+		zstd.WithDecoderMaxMemory(uint64(max(limit, maxWindowBytes))))
 	if err != nil {
 		return nil, err
 	}
@@ -202,10 +203,12 @@ const (
 	optionCost     = 2 * indexEntryCost
 )
 
-// decodeCost is what decoding the file of s (with a payload of rawLen
-// bytes) charges: the same sum parsePayloadWithin makes.
+// decodeCost is what readSnapshotFrom charges to decode the file of s
+// (with a payload of rawLen bytes): the content buffer (with its probe
+// byte, and at least 256 bytes as zstd may leave a smaller size out), and
+// the same sum parsePayloadWithin makes.
 func decodeCost(s *Snapshot, rawLen int) int {
-	n := rawLen + len(s.ID) + len(s.Meta.Root)
+	n := max(rawLen, 255) + 1 + len(s.ID) + len(s.Meta.Root)
 	for k, v := range s.Meta.Options {
 		n += optionCost + len(k) + len(v)
 	}

@@ -102,3 +102,31 @@ func FuzzParsePayload(f *testing.F) {
 		s.SummaryPage(0, 30)
 	})
 }
+
+// TestDecodeBudgetExact: encodeSnapshot's decodeCost is exactly what
+// decoding the file charges, so a snapshot that is stored always decodes
+// within the budget, and a byte less of budget refuses it.
+func TestDecodeBudgetExact(t *testing.T) {
+	for _, s := range []*Snapshot{goldenSnapshot(t), mustSnapshot(t, "b", 40), build(NewBuilder(), nil, 0, Meta{Root: "/r"})} {
+		if s.ID == "" {
+			s.ID = newToken()
+		}
+		data, err := encodeSnapshot(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cost := decodeCost(s, len(payload(s)))
+		got, err := readSnapshotFrom(bytes.NewReader(data), cost)
+		if err != nil {
+			t.Fatalf("within its cost %d: %v", cost, err)
+		}
+		if len(s.files) > 0 { // (an empty one decodes with empty, not nil, slices)
+			sameSnapshot(t, got, s)
+		} else if got.Totals != s.Totals || got.ID != s.ID {
+			t.Fatalf("empty snapshot decoded as %+v", got.Totals)
+		}
+		if _, err := readSnapshotFrom(bytes.NewReader(data), cost-1); err == nil {
+			t.Fatalf("decoded within %d bytes, a byte less than its cost", cost-1)
+		}
+	}
+}
