@@ -190,10 +190,14 @@ func hostileFolder(t *testing.T) (dir, token, snapFile, cursorFile string) {
 	return dir, token, filepath.Join(d, snapFileName), filepath.Join(d, cursorPrefix+token)
 }
 
-func mustRun(t *testing.T, name string, args ...string) {
+// replaceWithFIFO replaces path by a FIFO (which no one writes).
+func replaceWithFIFO(t *testing.T, path string) {
 	t.Helper()
-	if out, err := exec.Command(name, args...).CombinedOutput(); err != nil {
-		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -250,18 +254,12 @@ func TestHostileStateFiles(t *testing.T) {
 		name  string
 		setup func(t *testing.T, dir, snapFile, cursorFile string)
 	}{
-		{"cursor is a FIFO", func(t *testing.T, _, _, c string) {
-			os.Remove(c)
-			mustRun(t, "mkfifo", c)
-		}},
+		{"cursor is a FIFO", func(t *testing.T, _, _, c string) { replaceWithFIFO(t, c) }},
 		{"cursor links to /dev/zero", func(t *testing.T, _, _, c string) { replaceWithLink(t, c, "/dev/zero") }},
 		{"cursor links to a valid cursor", func(t *testing.T, _, _, c string) { moveAside(t, c) }},
 		{"cursor oversized", func(t *testing.T, _, _, c string) { sparse(t, c, 64<<20) }},
 		{"cursor owned by another user", func(t *testing.T, _, _, c string) { chown(t, c) }},
-		{"snapshot is a FIFO", func(t *testing.T, _, s, _ string) {
-			os.Remove(s)
-			mustRun(t, "mkfifo", s)
-		}},
+		{"snapshot is a FIFO", func(t *testing.T, _, s, _ string) { replaceWithFIFO(t, s) }},
 		{"snapshot links to /dev/zero", func(t *testing.T, _, s, _ string) { replaceWithLink(t, s, "/dev/zero") }},
 		{"snapshot links to a valid snapshot", func(t *testing.T, _, s, _ string) { moveAside(t, s) }},
 		{"snapshot oversized", func(t *testing.T, _, s, _ string) { sparse(t, s, maxSnapshotFileBytes+1) }},
@@ -271,10 +269,7 @@ func TestHostileStateFiles(t *testing.T) {
 		{"lock links to /dev/zero", func(t *testing.T, dir, _, _ string) {
 			replaceWithLink(t, filepath.Join(dir, lockName), "/dev/zero")
 		}},
-		{"lock is a FIFO", func(t *testing.T, dir, _, _ string) {
-			os.Remove(filepath.Join(dir, lockName))
-			mustRun(t, "mkfifo", filepath.Join(dir, lockName))
-		}},
+		{"lock is a FIFO", func(t *testing.T, dir, _, _ string) { replaceWithFIFO(t, filepath.Join(dir, lockName)) }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
