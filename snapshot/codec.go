@@ -1,12 +1,16 @@
 package snapshot
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -36,34 +40,37 @@ const (
 )
 
 var (
-	codecOnce sync.Once
-	encoder   *zstd.Encoder
-	decoder   *zstd.Decoder
-	codecErr  error
+	encoderOnce sync.Once
+	encoder     *zstd.Encoder
+	encoderErr  error
 )
 
-func codecs() (*zstd.Encoder, *zstd.Decoder, error) {
-	codecOnce.Do(func() {
-		encoder, codecErr = zstd.NewWriter(nil,
+func sharedEncoder() (*zstd.Encoder, error) {
+	encoderOnce.Do(func() {
+		encoder, encoderErr = zstd.NewWriter(nil,
 			zstd.WithEncoderLevel(zstd.SpeedFastest),
-			zstd.WithEncoderConcurrency(1))
-		if codecErr != nil {
-			return
-		}
-		decoder, codecErr = zstd.NewReader(nil,
-			zstd.WithDecoderConcurrency(1),
-			zstd.WithDecoderMaxMemory(maxDecodedBytes))
+			zstd.WithEncoderConcurrency(1),
+			zstd.WithWindowSize(maxWindowBytes))
 	})
-	return encoder, decoder, codecErr
+	return encoder, encoderErr
 }
 
-// encodeSnapshot returns the compressed file content of s.
+// errTooLarge is the error of a snapshot whose file would take more than
+// maxDecodedBytes to decode.
+var errTooLarge = errors.New("snapshot too large to keep in the state folder")
+
+// encodeSnapshot returns the compressed file content of s, or errTooLarge
+// when decoding it would take more than maxDecodedBytes.
 func encodeSnapshot(s *Snapshot) ([]byte, error) {
-	enc, _, err := codecs()
+	enc, err := sharedEncoder()
 	if err != nil {
 		return nil, err
 	}
-	return enc.EncodeAll(payload(s), nil), nil
+	raw := payload(s)
+	if decodeCost(s, len(raw)) > maxDecodedBytes {
+		return nil, errTooLarge
+	}
+	return enc.EncodeAll(raw, nil), nil
 }
 
 // payload returns the uncompressed content of the snapshot file of s.
@@ -119,22 +126,114 @@ func payload(s *Snapshot) []byte {
 	return w.buf
 }
 
-// decodeSnapshot parses a snapshot file; any damage is an error.
-func decodeSnapshot(data []byte) (s *Snapshot, err error) {
-	_, dec, err := codecs()
-	if err != nil {
-		return nil, err
-	}
-	raw, err := dec.DecodeAll(data, nil)
-	if err != nil {
-		return nil, err
-	}
-	return parsePayload(raw)
+// decodeSnapshot parses a snapshot file held in memory; see readSnapshotFrom.
+func decodeSnapshot(data []byte) (*Snapshot, error) {
+	return readSnapshotFrom(bytes.NewReader(data), maxDecodedBytes)
 }
 
-// parsePayload parses the uncompressed content of a snapshot file.
-func parsePayload(raw []byte) (s *Snapshot, err error) {
-	r := &reader{buf: raw}
+// readSnapshotFrom decodes a snapshot file from r within a memory budget
+// of limit bytes (maxDecodedBytes in use); any damage, and any file that
+// would take more, is an error. The file must be one zstd frame with a
+// window of at most maxWindowBytes that declares its content size (as
+// encodeSnapshot writes it): the content is allocated once at that size
+// (charged to the budget) and a frame that yields a byte more is refused,
+// so a small file that expands without bound (a zstd bomb) costs at most
+// limit plus the decoder's window.
+func readSnapshotFrom(r io.Reader, limit int) (*Snapshot, error) {
+	br := bufio.NewReader(r)
+	head, _ := br.Peek(zstd.HeaderMaxSize)
+	var h zstd.Header
+	if err := h.Decode(head); err != nil {
+		return nil, fmt.Errorf("not a snapshot file: %w", err)
+	}
+	window := h.WindowSize
+	if h.SingleSegment {
+		window = h.FrameContentSize
+	}
+	// zstd leaves out content sizes below 256 unless the frame is one
+	// segment, so a frame without one may only hold less.
+	size, exact := h.FrameContentSize, h.HasFCS
+	if !exact {
+		size = 255
+	}
+	switch {
+	case h.Skippable || h.DictionaryID != 0:
+		return nil, errors.New("not a snapshot file: unexpected zstd frame")
+	case size >= uint64(limit):
+		return nil, errTooLarge
+	case window > maxWindowBytes:
+		return nil, errors.New("corrupt snapshot file: zstd window too large")
+	}
+	dec, err := zstd.NewReader(br,
+		zstd.WithDecoderConcurrency(1),
+		zstd.WithDecoderLowmem(true),
+		zstd.WithDecoderMaxWindow(maxWindowBytes),
+		// (For streams this bounds the window too, hence not below it.)
+		zstd.WithDecoderMaxMemory(uint64(max(limit, maxWindowBytes))))
+	if err != nil {
+		return nil, err
+	}
+	defer dec.Close()
+	// One byte more than the size shows a frame that holds more; reading
+	// to the end checks the content checksum and that nothing follows.
+	raw := make([]byte, size+1)
+	n, err := io.ReadFull(io.LimitReader(dec, int64(limit)+1), raw)
+	switch {
+	case err == nil:
+		return nil, errors.New("corrupt snapshot file: more content than declared")
+	case err != io.EOF && err != io.ErrUnexpectedEOF:
+		return nil, fmt.Errorf("corrupt snapshot file: %w", err)
+	case exact && uint64(n) != size:
+		return nil, errors.New("corrupt snapshot file: less content than declared")
+	}
+	raw = raw[:n]
+	return parsePayloadWithin(raw, limit-cap(raw))
+}
+
+// Memory that parsing charges against the decode budget, per element and
+// beside the bytes it copies: the structs themselves, and for a file its
+// entries in the path index and the per-path spans (see finish).
+const (
+	fileCost        = int(unsafe.Sizeof(File{})) + indexEntryCost + int(unsafe.Sizeof(span{}))
+	lineCost        = int(unsafe.Sizeof(Line{}))
+	rangeStructCost = int(unsafe.Sizeof(Range{}))
+	// indexEntryCost is a generous size of one map entry (key, value and
+	// the map's own share).
+	indexEntryCost = 64
+	optionCost     = 2 * indexEntryCost
+)
+
+// decodeCost is what readSnapshotFrom charges to decode the file of s
+// (with a payload of rawLen bytes): the content buffer (with its probe
+// byte, and at least 256 bytes as zstd may leave a smaller size out), and
+// the same sum parsePayloadWithin makes.
+func decodeCost(s *Snapshot, rawLen int) int {
+	n := max(rawLen, 255) + 1 + len(s.ID) + len(s.Meta.Root)
+	for k, v := range s.Meta.Options {
+		n += optionCost + len(k) + len(v)
+	}
+	for _, f := range s.files {
+		n += fileCost + len(f.Path)
+	}
+	n += len(s.lines) * lineCost
+	for _, l := range s.lines {
+		n += len(l.Ranges) * rangeStructCost
+	}
+	return n
+}
+
+// parsePayload parses the uncompressed content of a snapshot file, with
+// the budget of a file of that size.
+func parsePayload(raw []byte) (*Snapshot, error) {
+	return parsePayloadWithin(raw, maxDecodedBytes-len(raw))
+}
+
+// parsePayloadWithin parses the uncompressed content of a snapshot file,
+// allocating at most about budget bytes beside raw: every count and length
+// is checked against the format's bounds and charged before anything of
+// that size is allocated.
+func parsePayloadWithin(raw []byte, budget int) (s *Snapshot, err error) {
+	r := &reader{buf: raw, budget: budget}
 	if string(r.take(len(fileMagic))) != fileMagic {
 		return nil, errors.New("not a snapshot file")
 	}
@@ -150,7 +249,7 @@ func parsePayload(raw []byte) (s *Snapshot, err error) {
 		r.fail("bad time")
 	}
 	s.Meta.Created = time.Unix(sec, int64(nsec)).UTC()
-	if n := r.count(2); n > 0 {
+	if n := r.count(2, math.MaxInt, optionCost); n > 0 {
 		s.Meta.Options = make(map[string]string, n)
 		prev := ""
 		for i := 0; i < n; i++ {
@@ -162,7 +261,7 @@ func parsePayload(raw []byte) (s *Snapshot, err error) {
 		}
 	}
 	s.Totals.Searched = r.int()
-	nf := r.count(13)
+	nf := r.count(13, math.MaxInt, fileCost)
 	s.files = make([]File, 0, nf)
 	for i := 0; i < nf && r.err == nil; i++ {
 		var f File
@@ -186,7 +285,7 @@ func parsePayload(raw []byte) (s *Snapshot, err error) {
 		}
 		s.files = append(s.files, f)
 	}
-	nl := r.count(7)
+	nl := r.count(7, MaxRetainedLines, lineCost)
 	s.lines = make([]Line, 0, nl)
 	for i := 0; i < nl && r.err == nil; i++ {
 		fi := r.int()
@@ -199,9 +298,9 @@ func parsePayload(raw []byte) (s *Snapshot, err error) {
 		l.Number = r.int()
 		l.TextStart = r.int()
 		l.LineBytes = r.int()
-		l.Text = r.bytes()
+		l.Text = r.bytes(MaxLineBytes)
 		l.Occurrences = r.int()
-		nr := r.count(4)
+		nr := r.count(4, MaxRangesRetained, rangeStructCost)
 		if nr > 0 {
 			l.Ranges = make([]Range, nr)
 		}
@@ -279,10 +378,11 @@ func (w *writer) str(s string)     { w.uvarint(uint64(len(s))); w.buf = append(w
 func (w *writer) bytes(b []byte)   { w.uvarint(uint64(len(b))); w.buf = append(w.buf, b...) }
 
 // reader decodes the format; the first error sticks and later reads return
-// zero values.
+// zero values. budget is what it may still allocate (see charge).
 type reader struct {
-	buf []byte
-	err error
+	buf    []byte
+	err    error
+	budget int
 }
 
 func (r *reader) fail(msg string) {
@@ -290,6 +390,20 @@ func (r *reader) fail(msg string) {
 		r.err = errors.New("corrupt snapshot: " + msg)
 	}
 	r.buf = nil
+}
+
+// charge takes n bytes from the budget before they are allocated; beyond
+// it the file is refused.
+func (r *reader) charge(n int) bool {
+	if r.err != nil {
+		return false
+	}
+	if n < 0 || n > r.budget {
+		r.fail("too large to decode")
+		return false
+	}
+	r.budget -= n
+	return true
 }
 
 func (r *reader) take(n int) []byte {
@@ -338,22 +452,46 @@ func (r *reader) int() int {
 	return int(v)
 }
 
-// count reads an element count; each element takes at least min bytes, so
-// a count the remaining data cannot hold is corrupt (and never allocated).
-func (r *reader) count(min int) int {
+// count reads an element count of at most max, each element taking at
+// least min bytes of the data and cost bytes of memory: a count the
+// remaining data cannot hold, beyond the format's bound or beyond the
+// budget is corrupt, and nothing of its size is allocated.
+func (r *reader) count(min, max, cost int) int {
 	n := r.int()
-	if r.err == nil && n > len(r.buf)/min {
+	switch {
+	case r.err != nil:
+		return 0
+	case n > max:
+		r.fail("count beyond its bound")
+		return 0
+	case n > len(r.buf)/min:
 		r.fail("count beyond the data")
 		return 0
+	case n > 0 && cost > r.budget/n:
+		r.fail("too large to decode")
+		return 0
 	}
+	r.charge(n * cost)
 	return n
 }
 
-func (r *reader) str() string { return string(r.bytes()) }
+// str reads a string; its bytes are copied, so they are charged.
+func (r *reader) str() string {
+	b := r.bytes(math.MaxInt)
+	if !r.charge(len(b)) {
+		return ""
+	}
+	return string(b)
+}
 
-func (r *reader) bytes() []byte {
+// bytes reads a byte string of at most max bytes, sharing the data.
+func (r *reader) bytes(max int) []byte {
 	n := r.int()
 	if r.err != nil {
+		return nil
+	}
+	if n > max {
+		r.fail("length beyond its bound")
 		return nil
 	}
 	return r.take(n)

@@ -46,11 +46,7 @@ func TestGoldenFile(t *testing.T) {
 		t.Fatalf("golden totals %+v", got.Totals)
 	}
 	sameSnapshot(t, got, want)
-	_, dec, _ := codecs()
-	raw, err := dec.DecodeAll(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := decompress(t, data)
 	if !bytes.Equal(raw, payload(want)) {
 		t.Error("the encoder no longer writes format version 1 as the golden file has it; change fileVersion")
 	}
@@ -105,4 +101,32 @@ func FuzzParsePayload(f *testing.F) {
 		s.MatchesPage(SelectPaths("g"), 0, 100, MaxResponseBytes, nil)
 		s.SummaryPage(0, 30)
 	})
+}
+
+// TestDecodeBudgetExact: encodeSnapshot's decodeCost is exactly what
+// decoding the file charges, so a snapshot that is stored always decodes
+// within the budget, and a byte less of budget refuses it.
+func TestDecodeBudgetExact(t *testing.T) {
+	for _, s := range []*Snapshot{goldenSnapshot(t), mustSnapshot(t, "b", 40), build(NewBuilder(), nil, 0, Meta{Root: "/r"})} {
+		if s.ID == "" {
+			s.ID = newToken()
+		}
+		data, err := encodeSnapshot(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cost := decodeCost(s, len(payload(s)))
+		got, err := readSnapshotFrom(bytes.NewReader(data), cost)
+		if err != nil {
+			t.Fatalf("within its cost %d: %v", cost, err)
+		}
+		if len(s.files) > 0 { // (an empty one decodes with empty, not nil, slices)
+			sameSnapshot(t, got, s)
+		} else if got.Totals != s.Totals || got.ID != s.ID {
+			t.Fatalf("empty snapshot decoded as %+v", got.Totals)
+		}
+		if _, err := readSnapshotFrom(bytes.NewReader(data), cost-1); err == nil {
+			t.Fatalf("decoded within %d bytes, a byte less than its cost", cost-1)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -38,23 +39,27 @@ const (
 
 func (s *Store) snapDir(id string) string { return filepath.Join(s.dir, snapDirPrefix+id) }
 
-// prepareDir checks (and with create, makes) the state folder: a directory
-// owned by this user, mode 0700.
+// prepareDir checks (and with create, makes) the state folder: a real
+// directory (not a symbolic link) owned by this user that no one else can
+// write, in folders no one else can write (see checkAncestors); with
+// create, one readable by others is tightened to mode 0700. A folder
+// another user could have written to is refused, not tightened: it may
+// already hold their files.
 func (s *Store) prepareDir(create bool) error {
 	if create {
 		if err := os.MkdirAll(s.dir, 0o700); err != nil {
 			return err
 		}
 	}
-	fi, err := os.Stat(s.dir)
+	fi, err := os.Lstat(s.dir)
 	if err != nil {
 		return err
 	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%s: not a directory", s.dir)
+	if err := checkDir(s.dir, fi); err != nil {
+		return err
 	}
-	if !ownedBySelf(fi) {
-		return fmt.Errorf("%s: owned by another user", s.dir)
+	if err := checkAncestors(s.dir); err != nil {
+		return err
 	}
 	if create && fi.Mode().Perm()&0o077 != 0 {
 		if err := os.Chmod(s.dir, 0o700); err != nil {
@@ -62,6 +67,57 @@ func (s *Store) prepareDir(create bool) error {
 		}
 	}
 	return nil
+}
+
+// checkDir checks a folder of the state folder from its Lstat: a real
+// directory owned by this user and writable by no one else.
+func checkDir(path string, fi fs.FileInfo) error {
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("%s: a symbolic link, not followed", path)
+	case !fi.IsDir():
+		return fmt.Errorf("%s: not a directory", path)
+	case !ownedBySelf(fi):
+		return fmt.Errorf("%s: owned by another user", path)
+	case fi.Mode().Perm()&0o022 != 0:
+		return fmt.Errorf("%s: writable by other users (mode %v)", path, fi.Mode().Perm())
+	}
+	return nil
+}
+
+// snapDirOK checks that the snapshot directory d is a real directory of
+// this user, so that nothing is read or written through a link.
+func snapDirOK(d string) error {
+	fi, err := os.Lstat(d)
+	if err != nil {
+		return err
+	}
+	return checkDir(d, fi)
+}
+
+// readState reads the whole state file at path, opened safely (see
+// openState), of at most limit bytes.
+func readState(path string, limit int64) ([]byte, error) {
+	f, fi, err := openState(path, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data := make([]byte, 0, fi.Size()+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			// The file grew after it was opened.
+			return nil, fmt.Errorf("%s: changed while read", path)
+		}
+	}
 }
 
 // withLock runs fn holding the state folder's lock.
@@ -100,6 +156,9 @@ func (s *Store) writeSnapshotLocked(id string, data []byte, now time.Time) error
 	if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
+	if err := snapDirOK(d); err != nil {
+		return err
+	}
 	if err := writeAtomic(d, snapFileName, data, now); err != nil {
 		return err
 	}
@@ -127,10 +186,11 @@ func writeAtomic(dir, name string, data []byte, mtime time.Time) (err error) {
 		f.Close()
 		return err
 	}
-	if err = f.Close(); err != nil {
+	if err = setMtime(f, mtime); err != nil {
+		f.Close()
 		return err
 	}
-	if err = os.Chtimes(tmp, mtime, mtime); err != nil {
+	if err = f.Close(); err != nil {
 		return err
 	}
 	return os.Rename(tmp, filepath.Join(dir, name))
@@ -160,14 +220,20 @@ func (s *Store) writeCursor(c Cursor, snap *Snapshot, now time.Time) error {
 	if err != nil {
 		return s.fail(err, "cannot encode the cursor")
 	}
+	if len(rec) > maxCursorFileBytes {
+		return s.fail(nil, "the cursor is too large to keep")
+	}
 	if err := s.prepareDir(true); err != nil {
 		return s.fail(err, "cannot be used")
 	}
 	rewrote := false
 	err = s.withLock(false, func() error {
 		d := s.snapDir(c.Snapshot)
-		if _, err := os.Stat(filepath.Join(d, snapFileName)); err != nil {
-			if !errors.Is(err, fs.ErrNotExist) {
+		// A snapshot file that is gone (evicted meanwhile) or is anything
+		// but a regular file (replaced by a link, a FIFO, ...) is written
+		// again: the rename replaces whatever is there.
+		if fi, err := os.Lstat(filepath.Join(d, snapFileName)); err != nil || !fi.Mode().IsRegular() || snapDirOK(d) != nil {
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
 			data, err := encodeSnapshot(snap)
@@ -212,11 +278,15 @@ func (s *Store) readCursor(token string) (Cursor, error) {
 			if !ok || !validToken(id) || !e.IsDir() {
 				continue
 			}
-			data, err := os.ReadFile(filepath.Join(s.dir, e.Name(), cursorPrefix+token))
+			d := filepath.Join(s.dir, e.Name())
+			data, err := readState(filepath.Join(d, cursorPrefix+token), maxCursorFileBytes)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
 			if err != nil {
+				return err
+			}
+			if err := snapDirOK(d); err != nil {
 				return err
 			}
 			c, err = decodeCursor(data, token, id)
@@ -269,8 +339,16 @@ func (s *Store) readSnapshot(id string, now time.Time) (*Snapshot, error) {
 	var snap *Snapshot
 	var result error
 	err := s.withLock(false, func() error {
-		p := filepath.Join(s.snapDir(id), snapFileName)
-		fi, err := os.Stat(p)
+		d := s.snapDir(id)
+		p := filepath.Join(d, snapFileName)
+		if err := snapDirOK(d); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				result = expired
+				return nil
+			}
+			return err
+		}
+		f, fi, err := openState(p, maxSnapshotFileBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			result = expired
 			return nil
@@ -278,19 +356,13 @@ func (s *Store) readSnapshot(id string, now time.Time) (*Snapshot, error) {
 		if err != nil {
 			return err
 		}
+		defer f.Close()
 		if now.Sub(fi.ModTime()) > IdleExpiry {
 			result = expired
 			return nil
 		}
-		if !fi.Mode().IsRegular() || fi.Size() > maxDecodedBytes {
-			return errors.New("snapshot file of a bad size or kind")
-		}
 		if snap = s.cached(id); snap == nil {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			snap, err = decodeSnapshot(data)
+			snap, err = readSnapshotFrom(io.LimitReader(f, maxSnapshotFileBytes+1), maxDecodedBytes)
 			if err != nil {
 				return err
 			}
@@ -298,7 +370,7 @@ func (s *Store) readSnapshot(id string, now time.Time) (*Snapshot, error) {
 				return errors.New("snapshot file of another snapshot")
 			}
 		}
-		os.Chtimes(p, now, now) // best effort: a read-only folder still serves
+		setMtime(f, now) // best effort: a read-only folder still serves
 		return nil
 	})
 	if err != nil {
@@ -341,9 +413,9 @@ func (s *Store) evictDisk(now time.Time, keep string) {
 			if !ok || !validToken(id) || !e.IsDir() {
 				continue
 			}
-			if fi, err := os.Stat(filepath.Join(p, snapFileName)); err == nil {
+			if fi, err := os.Lstat(filepath.Join(p, snapFileName)); err == nil {
 				live = append(live, ent{p, fi.ModTime()})
-			} else if fi, err := os.Stat(filepath.Join(p, expiredName)); err == nil {
+			} else if fi, err := os.Lstat(filepath.Join(p, expiredName)); err == nil {
 				tombs = append(tombs, ent{p, fi.ModTime()})
 			} else {
 				os.RemoveAll(p)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/evgrep/evgrep/revisions"
+	"github.com/klauspost/compress/zstd"
 )
 
 // input is one match line fed to a Builder.
@@ -106,4 +107,30 @@ func sameSnapshot(t testing.TB, got, want *Snapshot) {
 			t.Fatalf("line %d: %+v, want %+v", i, g, w)
 		}
 	}
+}
+
+// decompress returns the content of a snapshot file.
+func decompress(t testing.TB, data []byte) []byte {
+	t.Helper()
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	raw, err := dec.DecodeAll(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// compress returns a snapshot file of the given content, as
+// encodeSnapshot writes one.
+func compress(t testing.TB, raw []byte) []byte {
+	t.Helper()
+	enc, err := sharedEncoder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return enc.EncodeAll(raw, nil)
 }

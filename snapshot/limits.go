@@ -73,6 +73,30 @@ const (
 	// TombstoneTTL is how long an evicted snapshot is remembered.
 	TombstoneTTL = 24 * time.Hour
 
-	// maxDecodedBytes bounds what one snapshot file may decompress to.
-	maxDecodedBytes = 512 << 20
+	// maxDecodedBytes is the memory one snapshot file may take to decode:
+	// its decompressed content (allocated once, at the size its zstd frame
+	// declares) plus what parsing builds from it (charged before each
+	// allocation, see decodeCost). A file that would take more is corrupt;
+	// a snapshot that would take more is not stored (Put fails with
+	// CodeUnavailable and the search answers without a cursor).
+	maxDecodedBytes = 128 << 20
+
+	// maxWindowBytes is the zstd window the encoder uses and the largest a
+	// snapshot file may declare; the decoder's history takes about this
+	// much beside the decoded content.
+	maxWindowBytes = 4 << 20
+
+	// maxSnapshotFileBytes bounds a snapshot file on disk: a compressed
+	// file is at most its content plus a few bytes per 128 KiB block.
+	maxSnapshotFileBytes = maxDecodedBytes + maxDecodedBytes>>12 + 1<<10
+
+	// maxCursorFileBytes bounds a cursor record on disk (JSON; its
+	// selection lists at most the paths of one request).
+	maxCursorFileBytes = 1 << 20
+
+	// maxLockWait is how long an operation waits for the state folder's
+	// lock (held by another process) before it gives up with
+	// CodeUnavailable; the lock is only ever held for a few file
+	// operations.
+	maxLockWait = 2 * time.Second
 )

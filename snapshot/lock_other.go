@@ -2,7 +2,12 @@
 
 package snapshot
 
-import "os"
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+)
 
 // lockDir has no portable file lock to take outside Unix: writes stay
 // atomic (temporary file and rename) but eviction may race with another
@@ -11,5 +16,29 @@ func lockDir(path string, exclusive bool) (func(), error) {
 	return func() {}, nil
 }
 
+// openState opens the state file at path for reading if it is a regular
+// file of at most limit bytes (links cannot be refused portably).
+func openState(path string, limit int64) (*os.File, fs.FileInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && (!fi.Mode().IsRegular() || limit > 0 && fi.Size() > limit) {
+		err = fmt.Errorf("%s: not a regular file of at most %d bytes", path, limit)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// setMtime sets the modification time of the file f was opened from.
+func setMtime(f *os.File, t time.Time) error { return os.Chtimes(f.Name(), t, t) }
+
 // ownedBySelf cannot be checked portably.
-func ownedBySelf(fi os.FileInfo) bool { return true }
+func ownedBySelf(fi fs.FileInfo) bool { return true }
+
+// checkAncestors cannot be checked portably.
+func checkAncestors(dir string) error { return nil }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -12,16 +13,18 @@ import (
 const StateDirEnv = "EVGREP_STATE_DIR"
 
 // DefaultStateDir returns the state folder: $EVGREP_STATE_DIR when set,
-// else the user cache directory + "/evgrep".
-func DefaultStateDir() (string, error) {
+// else the user cache directory + "/evgrep", else (no HOME, or a relative
+// one) a folder of this user only in the temporary directory,
+// $TMPDIR/evgrep-<uid>. Whichever it is, a Store checks it before use (see
+// NewStore).
+func DefaultStateDir() string {
 	if d := os.Getenv(StateDirEnv); d != "" {
-		return d, nil
+		return d
 	}
-	c, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
+	if c, err := os.UserCacheDir(); err == nil && filepath.IsAbs(c) {
+		return filepath.Join(c, "evgrep")
 	}
-	return filepath.Join(c, "evgrep"), nil
+	return filepath.Join(os.TempDir(), "evgrep-"+strconv.Itoa(os.Geteuid()))
 }
 
 // Store keeps snapshots and the cursors that page through them: in memory
@@ -63,6 +66,13 @@ type memEntry struct {
 // NewStore returns a store persisting to the state folder dir (created with
 // mode 0700 on first write), or a memory-only store when dir is "". No
 // error is possible here: folder problems surface as CodeUnavailable.
+//
+// Only a safe folder is used: a real directory (not a link) of this user
+// that no other user can write, inside folders no other user can write
+// (sticky ones such as /tmp excepted). Its files are opened without
+// following links or blocking, must be regular files of this user of
+// bounded size, and decode within a memory bound; the lock is waited for a
+// bounded time. Anything else is CodeUnavailable, at once.
 func NewStore(dir string) *Store {
 	return &Store{
 		dir:     dir,

@@ -195,17 +195,45 @@ func TestStateDirTightened(t *testing.T) {
 }
 
 func TestDefaultStateDir(t *testing.T) {
-	t.Setenv(StateDirEnv, "/tmp/evgrep-state-x")
-	if d, err := DefaultStateDir(); err != nil || d != "/tmp/evgrep-state-x" {
-		t.Errorf("with %s: %q, %v", StateDirEnv, d, err)
+	tmp := t.TempDir()
+	perUser := filepath.Join(tmp, fmt.Sprintf("evgrep-%d", os.Geteuid()))
+	tests := []struct {
+		name, state, xdg, home, want string
+	}{
+		{"set", "/tmp/evgrep-state-x", "/tmp/cache-x", "/tmp/home-x", "/tmp/evgrep-state-x"},
+		{"cache dir", "", "/tmp/cache-x", "/tmp/home-x", "/tmp/cache-x/evgrep"},
+		{"home", "", "", "/tmp/home-x", "/tmp/home-x/.cache/evgrep"},
+		// Without a usable HOME, a folder of this user, never one shared
+		// by all (as /tmp/evgrep-state was).
+		{"no home", "", "", "", perUser},
+		{"relative home", "", "", "home-x", perUser},
 	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv(StateDirEnv, tc.state)
+			t.Setenv("XDG_CACHE_HOME", tc.xdg)
+			t.Setenv("HOME", tc.home)
+			t.Setenv("TMPDIR", tmp)
+			if d := DefaultStateDir(); d != tc.want {
+				t.Errorf("%q, want %q", d, tc.want)
+			}
+		})
+	}
+	// The per-user folder is made private and checked like any other.
 	t.Setenv(StateDirEnv, "")
-	t.Setenv("XDG_CACHE_HOME", "/tmp/cache-x")
-	t.Setenv("HOME", "/tmp/home-x")
-	want := "/tmp/cache-x/evgrep"
-	if d, err := DefaultStateDir(); err != nil || d != want {
-		t.Errorf("default: %q, %v; want %q", d, err, want)
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "")
+	t.Setenv("TMPDIR", tmp)
+	if err := NewStore(DefaultStateDir()).Put(mustSnapshot(t, "pu", 2)); err != nil {
+		t.Fatal(err)
 	}
+	if fi, err := os.Lstat(perUser); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("%s: %v, %v", perUser, fi.Mode(), err)
+	}
+	if err := os.Chmod(perUser, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, "world-writable per-user folder", NewStore(DefaultStateDir()).Put(mustSnapshot(t, "pu", 2)), CodeUnavailable)
 }
 
 // TestCursorErrors produces every error code through the public API.
@@ -409,12 +437,7 @@ func TestCorruptFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, dec, _ := codecs()
-	raw, err := dec.DecodeAll(valid, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc, _, _ := codecs()
+	raw := decompress(t, valid)
 	tests := []struct {
 		name    string
 		file    string // snapshot or cursor
@@ -428,9 +451,9 @@ func TestCorruptFolder(t *testing.T) {
 			b[len(b)/2] ^= 0x40
 			return b
 		}},
-		{"valid zstd, bad payload", snapFileName, func(string, []byte) []byte { return enc.EncodeAll([]byte("EVGSNAP\x01junk"), nil) }},
+		{"valid zstd, bad payload", snapFileName, func(string, []byte) []byte { return compress(t, []byte("EVGSNAP\x01junk")) }},
 		{"another snapshot's file", snapFileName, func(string, []byte) []byte { return valid }},
-		{"decodable but truncated payload", snapFileName, func(string, []byte) []byte { return enc.EncodeAll(raw[:len(raw)-5], nil) }},
+		{"decodable but truncated payload", snapFileName, func(string, []byte) []byte { return compress(t, raw[:len(raw)-5]) }},
 		{"cursor not JSON", cursorPrefix, func(string, []byte) []byte { return []byte("{{{") }},
 		{"cursor of another kind", cursorPrefix, func(_ string, old []byte) []byte {
 			return []byte(strings.Replace(string(old), `"kind":"matches"`, `"kind":"sideways"`, 1))

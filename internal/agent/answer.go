@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -634,11 +633,6 @@ func clip(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-// StateDir returns the state folder for --agent snapshots.
-func StateDir() string {
-	dir, err := snapshot.DefaultStateDir()
-	if err != nil {
-		return filepath.Join(os.TempDir(), "evgrep-state")
-	}
-	return dir
-}
+// StateDir returns the state folder for --agent snapshots (never the
+// shared temporary directory: without HOME, a per-user folder in it).
+func StateDir() string { return snapshot.DefaultStateDir() }
