@@ -160,10 +160,10 @@ type file struct {
 type mode int
 
 const (
-	modeGolden mode = iota // answers from the file
-	modeLive               // reference run, answers checked against the file
-	modeLiveOnly           // reference run, file of another version: not checked
-	modeUpdate             // reference run, answers recorded
+	modeGolden   mode = iota // answers from the file
+	modeLive                 // reference run, answers checked against the file
+	modeLiveOnly             // reference run, file of another version: not checked
+	modeUpdate               // reference run, answers recorded
 )
 
 // Golden is the golden file of one test.
