@@ -557,3 +557,33 @@ func SortLines(o Output) Output {
 	o.Stdout, o.Stderr = sortText(o.Stdout), sortText(o.Stderr)
 	return o
 }
+
+// LongLine is the length from which LongLines replaces a line by its digest.
+const LongLine = 64 << 10
+
+// LongLines returns b with each line of LongLine bytes or more replaced by
+// a digest line ("<N bytes, sha256 …>"), so that answers printing a huge
+// line stay small in the golden files. Tests apply it to both sides.
+func LongLines(b []byte) []byte {
+	if len(b) < LongLine {
+		return b
+	}
+	var out []byte
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		line := b
+		if i >= 0 {
+			line = b[:i+1]
+		}
+		b = b[len(line):]
+		body := bytes.TrimSuffix(line, []byte("\n"))
+		if len(body) >= LongLine {
+			sum := sha256.Sum256(body)
+			out = fmt.Appendf(out, "<%d bytes, sha256 %x>", len(body), sum)
+			out = append(out, line[len(body):]...)
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out
+}
