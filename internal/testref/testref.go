@@ -123,10 +123,11 @@ type Case struct {
 	Vars map[string]string
 	// Input is a fingerprint of what else the reference reads (Tree).
 	Input string
-	// Canon, if set, puts an answer in canonical form (drops timings,
-	// sorts lines the reference prints in no fixed order). It is applied
-	// before recording, before comparing with a recorded answer, and to
-	// every answer Run returns.
+	// Canon, if set, puts an answer in the form it is recorded in (drops
+	// timings, sorts lines the reference prints in an order that depends
+	// on the machine). Live answers are recorded and compared with the
+	// record in this form, but returned as the reference printed them; a
+	// recorded answer is returned in this form.
 	Canon func(Output) Output
 }
 
@@ -200,16 +201,32 @@ func Dir() string { return filepath.Join(moduleRoot(), "testdata", "golden") }
 // versionFile records which reference produced the goldens.
 const versionFile = "REFERENCE"
 
-// Open returns the golden file of test t (top-level test name), at
-// testdata/golden/<package directory>/<test>.json.
+var (
+	openMu sync.Mutex
+	opened = map[string]*Golden{} // by file
+)
+
+// Open returns the golden file of the top-level test that t is or runs
+// under, at testdata/golden/<package directory>/<test>.json. Subtests of
+// one test share its file.
 func Open(t *testing.T) *Golden {
 	t.Helper()
 	rel, err := filepath.Rel(moduleRoot(), pkgDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	name := strings.ReplaceAll(t.Name(), "/", "_")
-	g := &Golden{path: filepath.Join(Dir(), rel, name+".json"), recorded: map[string]entry{}, seen: map[string]int{}}
+	name, _, _ := strings.Cut(t.Name(), "/")
+	path := filepath.Join(Dir(), rel, name+".json")
+	openMu.Lock()
+	defer openMu.Unlock()
+	if g, ok := opened[path]; ok {
+		if g.mode == modeUpdate {
+			t.Cleanup(func() { g.write(t) })
+		}
+		return g
+	}
+	g := &Golden{path: path, recorded: map[string]entry{}, seen: map[string]int{}}
+	opened[path] = g
 	ref, haveRef := Find()
 	g.ref = ref
 	if data, err := os.ReadFile(g.path); err == nil {
@@ -280,7 +297,7 @@ func (g *Golden) Run(t testing.TB, c Case) Output {
 		return o
 	}
 	if g == nil {
-		return canon(run(t, Live(t), c))
+		return run(t, Live(t), c)
 	}
 	k := key(c)
 	if g.mode == modeGolden {
@@ -292,7 +309,8 @@ func (g *Golden) Run(t testing.TB, c Case) Output {
 		}
 		return canon(decode(e, c.Vars))
 	}
-	out := canon(run(t, g.ref, c))
+	live := run(t, g.ref, c)
+	out := canon(live)
 	e := encode(out, c)
 	e.Key = k
 	switch g.mode {
@@ -319,7 +337,7 @@ func (g *Golden) Run(t testing.TB, c Case) Output {
 				c.Name, describe(c), want.Code, want.Stdout, want.Stderr, out.Code, out.Stdout, out.Stderr)
 		}
 	}
-	return out
+	return live
 }
 
 // run executes the reference for c.
