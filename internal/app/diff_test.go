@@ -90,7 +90,10 @@ func runRG(t *testing.T, r refRun, name, dir string, args []string, stdin string
 	out := r.g.Run(t, testref.Case{
 		Name: name, Args: args, Dir: dir, Stdin: []byte(stdin), Env: []string{"RIPGREP_CONFIG_PATH="},
 		Vars: r.vars, Input: r.input,
-		Canon: func(o testref.Output) testref.Output { o.Stdout = []byte(maskPrinted(normalize(o.Stdout), r.root)); return o },
+		Canon: func(o testref.Output) testref.Output {
+			o.Stdout = []byte(maskPrinted(normalize(o.Stdout), r.root))
+			return o
+		},
 	})
 	return result{out.Code, normalize(out.Stdout), len(out.Stderr) > 0}, out.Recorded
 }
