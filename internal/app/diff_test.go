@@ -79,7 +79,7 @@ func newRefRun(t *testing.T, root string, vars map[string]string) refRun {
 	for k, p := range vars {
 		v[k] = p
 	}
-	return refRun{g: testref.Open(t), root: root, input: testref.Tree(root), vars: v}
+	return refRun{g: testref.Open(t), root: root, input: testref.Tree(v, root), vars: v}
 }
 
 // runRG answers with the reference (live, or recorded): stdout with

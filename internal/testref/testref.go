@@ -31,6 +31,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -363,9 +364,11 @@ func run(t testing.TB, ref Reference, c Case) Output {
 }
 
 // vars returns c's placeholders, longest path first.
-func vars(c Case) [][2]string {
+func vars(c Case) [][2]string { return placeholders(c.Vars) }
+
+func placeholders(m map[string]string) [][2]string {
 	var v [][2]string
-	for name, path := range c.Vars {
+	for name, path := range m {
 		if path != "" {
 			v = append(v, [2]string{"${" + name + "}", path})
 		}
@@ -521,11 +524,14 @@ func writeVersion(path string, ref Reference) error {
 
 // Tree returns a fingerprint of the files below each path (a file or a
 // folder): names, kinds, the owner's permission bits, contents and link
-// targets. Folders that cannot be read are marked as such.
-func Tree(paths ...string) string {
+// targets, with the paths of vars (as in Case.Vars) replaced by their
+// names in contents and targets. Folders that cannot be read are marked
+// as such. Times are not part of it.
+func Tree(vars map[string]string, paths ...string) string {
+	v := placeholders(vars)
 	h := sha256.New()
 	for _, root := range paths {
-		fmt.Fprintf(h, "root;")
+		fmt.Fprintf(h, "root %q;", hide(root, v))
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			rel, _ := filepath.Rel(root, p)
 			if err != nil {
@@ -542,11 +548,14 @@ func Tree(paths ...string) string {
 			switch {
 			case mode.Type()&fs.ModeSymlink != 0:
 				target, _ := os.Readlink(p)
-				fmt.Fprintf(h, "->%q;", target)
+				fmt.Fprintf(h, "->%q;", hide(target, v))
 			case mode.IsRegular():
-				data, err := os.ReadFile(p)
+				data, err := readNoATime(p)
 				if err != nil {
 					fmt.Fprintf(h, "unreadable;")
+				}
+				if len(v) > 0 {
+					data = []byte(hide(string(data), v))
 				}
 				sum := sha256.Sum256(data)
 				h.Write(sum[:])
@@ -555,6 +564,20 @@ func Tree(paths ...string) string {
 		})
 	}
 	return hex.EncodeToString(h.Sum(nil))[:20]
+}
+
+// readNoATime reads a file without updating its access time where the
+// system allows it (the owner's files on Linux).
+func readNoATime(p string) ([]byte, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|noATime, 0)
+	if err != nil && noATime != 0 {
+		f, err = os.Open(p)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // SortLines is a Canon step: stdout and stderr with their lines sorted.
