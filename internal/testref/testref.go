@@ -469,20 +469,29 @@ func decode(e entry, cv map[string]string) Output {
 	return Output{Code: e.Code, Stdout: text(e.Stdout, e.StdoutB64), Stderr: text(e.Stderr, e.StderrB64), Recorded: true}
 }
 
-// write stores the answers recorded in update mode: one case per line.
+// write stores the answers recorded in update mode: one case per line,
+// in the order of their names and keys (so that recording twice gives the
+// same file, whatever order the test ran its cases in).
 func (g *Golden) write(t *testing.T) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if len(g.written) == 0 {
 		return
 	}
+	entries := slices.Clone(g.written)
+	slices.SortFunc(entries, func(a, b entry) int {
+		if c := strings.Compare(a.Case, b.Case); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Key, b.Key)
+	})
 	if err := os.MkdirAll(filepath.Dir(g.path), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
 	head, _ := json.Marshal(g.ref.Version)
 	fmt.Fprintf(&b, "{\"reference\": %s,\n\"cases\": [\n", head)
-	for i, e := range g.written {
+	for i, e := range entries {
 		var line bytes.Buffer
 		enc := json.NewEncoder(&line)
 		enc.SetEscapeHTML(false)
@@ -490,7 +499,7 @@ func (g *Golden) write(t *testing.T) {
 			t.Fatal(err)
 		}
 		b.Write(bytes.TrimSuffix(line.Bytes(), []byte("\n")))
-		if i < len(g.written)-1 {
+		if i < len(entries)-1 {
 			b.WriteByte(',')
 		}
 		b.WriteByte('\n')
