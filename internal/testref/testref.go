@@ -195,9 +195,17 @@ func moduleRoot() string {
 	}
 }
 
+// dirOverride, when set (by this package's tests), replaces Dir.
+var dirOverride string
+
 // Dir is the folder holding the golden files (testdata/golden at the
 // module root).
-func Dir() string { return filepath.Join(moduleRoot(), "testdata", "golden") }
+func Dir() string {
+	if dirOverride != "" {
+		return dirOverride
+	}
+	return filepath.Join(moduleRoot(), "testdata", "golden")
+}
 
 // versionFile records which reference produced the goldens.
 const versionFile = "REFERENCE"
