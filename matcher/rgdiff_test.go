@@ -2,7 +2,6 @@ package matcher
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -57,17 +56,6 @@ func rgArgs(o Options) []string {
 type rgText struct {
 	Text  *string `json:"text"`
 	Bytes *string `json:"bytes"`
-}
-
-func (t rgText) raw() []byte {
-	if t.Text != nil {
-		return []byte(*t.Text)
-	}
-	if t.Bytes != nil {
-		b, _ := base64.StdEncoding.DecodeString(*t.Bytes)
-		return b
-	}
-	return nil
 }
 
 type rgEvent struct {
