@@ -149,6 +149,15 @@ func TestModes(t *testing.T) {
 			}
 		})
 	}
+
+	// A test with no golden file at all, beside goldens of the same
+	// version: its cases are missing records.
+	os.Remove(file)
+	reset(t, ref1, false)
+	r = &recorder{T: t}
+	if r.run(Open(t), mkCase(dirB, "fail")); len(r.errs) != 1 {
+		t.Errorf("case of a test without golden file: errors %q", r.errs)
+	}
 }
 
 func TestKeyHidesVars(t *testing.T) {
