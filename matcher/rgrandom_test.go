@@ -111,7 +111,7 @@ func TestRandomAgainstRG(t *testing.T) {
 		o.Multiline = !o.Word && r.Intn(8) == 0
 		input := randInput(r, o.CRLF)
 		compareWithRG(t, g, o, input)
-		if t.Failed() {
+		if t.Failed() && !testref.Updating() { // recording goes on: every case gets its answer
 			break
 		}
 	}
