@@ -74,7 +74,13 @@ type refRun struct {
 	vars  map[string]string // placeholders: ROOT and any other folder
 }
 
+// newRefRun prepares the reference runs of a test over root. HOME and
+// XDG_CONFIG_HOME point at an empty folder for evgrep and rg
+// alike, so that no global git excludes file of the machine's user
+// changes the answers (the trees hold a .git folder).
 func newRefRun(t *testing.T, root string, vars map[string]string) refRun {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", "")
 	v := map[string]string{"ROOT": root}
 	for k, p := range vars {
 		v[k] = p
