@@ -5,7 +5,7 @@ STATIC  := bin/evgrep-static
 SHARED  ?= ../shared
 PKGS    := ./...
 
-.PHONY: build static test golden run conformance conformance-walker clean
+.PHONY: build static test run conformance conformance-walker clean
 
 build:
 	$(GO) build -trimpath -o $(BIN) ./cmd/evgrep
@@ -23,6 +23,7 @@ test:
 # The reference is EVGREP_REFERENCE_RG (default: rg on PATH), e.g.
 #   make golden EVGREP_REFERENCE_RG=/opt/rg15/rg
 EVGREP_REFERENCE_RG ?= rg
+.PHONY: golden
 golden:
 	rm -rf testdata/golden
 	EVGREP_REFERENCE_RG=$(EVGREP_REFERENCE_RG) EVGREP_UPDATE_GOLDEN=1 $(GO) test -count=1 $(PKGS)
