@@ -18,6 +18,17 @@ static:
 test:
 	$(GO) test $(PKGS)
 
+# Re-record the reference's answers for the differential tests
+# (testdata/golden, see README.md "Tests"); never edit those files by hand.
+# The reference is EVGREP_REFERENCE_RG (default: rg on PATH), e.g.
+#   make golden EVGREP_REFERENCE_RG=/opt/rg15/rg
+EVGREP_REFERENCE_RG ?= rg
+.PHONY: golden
+golden:
+	rm -rf testdata/golden
+	EVGREP_REFERENCE_RG=$(EVGREP_REFERENCE_RG) EVGREP_UPDATE_GOLDEN=1 $(GO) test -count=1 $(PKGS)
+	cat testdata/golden/REFERENCE
+
 # The quick-start search: this repository, for the places that start a program.
 run: build
 	./$(BIN) --sort path -n 'func main\(' .

@@ -2,12 +2,13 @@ package matcher
 
 import (
 	"bytes"
-	"os/exec"
 	"testing"
+
+	"github.com/evgrep/evgrep/internal/testref"
 )
 
 func TestReplaceAgainstRG(t *testing.T) {
-	rg := rgPath(t)
+	g := testref.Open(t)
 	cases := []struct {
 		pat, tmpl, input string
 		word             bool
@@ -28,9 +29,7 @@ func TestReplaceAgainstRG(t *testing.T) {
 		if c.word {
 			args = append(args, "-w")
 		}
-		cmd := exec.Command(rg, append(args, "-")...)
-		cmd.Stdin = bytes.NewReader([]byte(c.input))
-		want, _ := cmd.Output()
+		want := g.Run(t, testref.Case{Args: append(args, "-"), Stdin: []byte(c.input)}).Stdout
 		m, err := Compile(Options{Patterns: []string{c.pat}, Word: c.word, LineTerminator: '\n'})
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,10 @@
 package matcher
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/evgrep/evgrep/internal/testref"
+)
 
 type rgCase struct {
 	pats  []string
@@ -222,7 +226,7 @@ var rgCases = []rgCase{
 }
 
 func TestAgainstRG(t *testing.T) {
-	rgPath(t)
+	g := testref.Open(t)
 	for _, c := range rgCases {
 		o := Options{Patterns: c.pats, LineTerminator: '\n'}
 		if c.mod != nil {
@@ -232,6 +236,6 @@ func TestAgainstRG(t *testing.T) {
 		if input == "" {
 			input = "foo\n"
 		}
-		compareWithRG(t, o, input)
+		compareWithRG(t, g, o, input)
 	}
 }

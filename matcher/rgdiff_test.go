@@ -2,31 +2,18 @@ package matcher
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/evgrep/evgrep/internal/testref"
 )
 
-// This file compares the matcher with rg 13 itself: the same patterns and
-// options through `rg --json` on the same input. The tests skip when rg
-// is not installed.
-
-func rgPath(t testing.TB) string {
-	t.Helper()
-	p, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed")
-	}
-	out, err := exec.Command(p, "--version").Output()
-	if err != nil || !bytes.HasPrefix(out, []byte("ripgrep 13.")) {
-		t.Skip("rg 13 not installed")
-	}
-	return p
-}
+// This file compares the matcher with the reference rg (internal/testref):
+// the same patterns and options through `rg --json` on the same input,
+// run live or read from testdata/golden/matcher when rg is absent.
 
 func rgArgs(o Options) []string {
 	args := []string{"--no-config", "--json"}
@@ -71,17 +58,6 @@ type rgText struct {
 	Bytes *string `json:"bytes"`
 }
 
-func (t rgText) raw() []byte {
-	if t.Text != nil {
-		return []byte(*t.Text)
-	}
-	if t.Bytes != nil {
-		b, _ := base64.StdEncoding.DecodeString(*t.Bytes)
-		return b
-	}
-	return nil
-}
-
 type rgEvent struct {
 	Type string `json:"type"`
 	Data struct {
@@ -102,19 +78,28 @@ type rgResult struct {
 	err   string
 }
 
-func runRG(t testing.TB, o Options, input []byte) rgResult {
+// onlyMatches is the canonical form of an `rg --json` answer for these
+// tests: its match events alone (the others carry timings).
+func onlyMatches(o testref.Output) testref.Output {
+	var keep [][]byte
+	for _, l := range bytes.SplitAfter(o.Stdout, []byte("\n")) {
+		if bytes.HasPrefix(l, []byte(`{"type":"match"`)) {
+			keep = append(keep, l)
+		}
+	}
+	o.Stdout = bytes.Join(keep, nil)
+	return o
+}
+
+func runRG(t testing.TB, g *testref.Golden, o Options, input []byte) rgResult {
 	t.Helper()
-	cmd := exec.Command(rgPath(t), rgArgs(o)...)
-	cmd.Stdin = bytes.NewReader(input)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	out := g.Run(t, testref.Case{Name: describe(o), Args: rgArgs(o), Stdin: input, Canon: onlyMatches})
 	res := rgResult{lines: map[int][]Range{}}
-	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 2 {
-		res.err = strings.TrimRight(stderr.String(), "\n")
+	if out.Code == 2 {
+		res.err = strings.TrimRight(string(out.Stderr), "\n")
 		return res
 	}
-	for _, l := range bytes.Split(stdout.Bytes(), []byte("\n")) {
+	for _, l := range bytes.Split(out.Stdout, []byte("\n")) {
 		if len(l) == 0 {
 			continue
 		}
@@ -199,10 +184,10 @@ func normalizeMultiline(r rgResult, input []byte) rgResult {
 	return out
 }
 
-func compareWithRG(t *testing.T, o Options, input string) {
+func compareWithRG(t *testing.T, g *testref.Golden, o Options, input string) {
 	t.Helper()
 	got := ours(t, o, []byte(input))
-	want := runRG(t, o, []byte(input))
+	want := runRG(t, g, o, []byte(input))
 	if o.Multiline {
 		want = normalizeMultiline(want, []byte(input))
 	}

@@ -1,14 +1,14 @@
 package walker
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/evgrep/evgrep/internal/testref"
 )
 
 // result is what one walk produced.
@@ -48,27 +48,56 @@ func sorted(s []string) []string {
 	return c
 }
 
-// haveRG reports whether ripgrep 13 is installed.
-func haveRG() bool {
-	out, err := exec.Command("rg", "--version").Output()
-	return err == nil && bytes.HasPrefix(out, []byte("ripgrep 13."))
+var (
+	tempRootsMu sync.Mutex
+	tempRoots   = map[testing.TB]string{}
+)
+
+// tempRoot is the folder holding every t.TempDir() of t (its name varies
+// from run to run: ${TMP} in the golden files).
+func tempRoot(t testing.TB) string {
+	tempRootsMu.Lock()
+	defer tempRootsMu.Unlock()
+	if r, ok := tempRoots[t]; ok {
+		return r
+	}
+	r := filepath.Dir(t.TempDir())
+	tempRoots[t] = r
+	t.Cleanup(func() {
+		tempRootsMu.Lock()
+		delete(tempRoots, t)
+		tempRootsMu.Unlock()
+	})
+	return r
 }
 
-// runRG runs `rg --files args...` in dir and returns its stdout lines,
-// stderr lines and exit code.
-func runRG(t *testing.T, dir string, args ...string) (files, errs []string, code int) {
+// runRG runs `rg --no-config --files args...` in dir and returns its
+// stdout lines, its stderr lines and whether the answer is rg's recorded
+// one (internal/testref). The case is identified by the files of all of
+// t's temporary folders (HOME, trees, ignore files above the tree).
+// Recorded answers have their lines sorted, except for --sort and
+// --sortr, whose order does not depend on the machine.
+func runRG(t *testing.T, dir string, args ...string) (files, errs []string, recorded bool) {
 	t.Helper()
-	cmd := exec.Command("rg", append([]string{"--no-config", "--files"}, args...)...)
-	cmd.Dir = dir
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("rg: %v", err)
+	return runRGWith(t, testref.Open(t), dir, args...)
+}
+
+// runRGWith is runRG with a given golden file (nil: live only).
+func runRGWith(t *testing.T, g *testref.Golden, dir string, args ...string) (files, errs []string, recorded bool) {
+	t.Helper()
+	tmp := tempRoot(t)
+	c := testref.Case{
+		Name:  t.Name(),
+		Args:  append([]string{"--no-config", "--files"}, args...),
+		Dir:   dir,
+		Vars:  map[string]string{"TMP": tmp},
+		Input: testref.Tree(map[string]string{"TMP": tmp}, tmp),
 	}
-	return lines(out.String()), lines(stderr.String()), code
+	if !slices.Contains(args, "--sort") && !slices.Contains(args, "--sortr") {
+		c.Canon = testref.SortLines
+	}
+	out := g.Run(t, c)
+	return lines(string(out.Stdout)), lines(string(out.Stderr)), out.Recorded
 }
 
 func lines(s string) []string {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evgrep/evgrep/internal/testref"
 	"github.com/evgrep/evgrep/snapshot"
 )
 
@@ -374,8 +375,9 @@ func TestBroadSearchBounded(t *testing.T) {
 	if sum != a.Details.Totals.Lines {
 		t.Fatalf("file distribution sums to %d, total says %d", sum, a.Details.Totals.Lines)
 	}
-	if rg, err := exec.LookPath("rg"); err == nil {
-		out, _ := exec.Command(rg, "-c", "--hidden", "err", root).Output()
+	// Live only (GOROOT is the machine's): the reference of internal/testref.
+	if rg, ok := testref.Find(); ok {
+		out, _ := exec.Command(rg.Path, "-c", "--hidden", "err", root).Output()
 		n := 0
 		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 			if i := strings.LastIndexByte(line, ':'); i >= 0 {

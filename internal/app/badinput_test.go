@@ -3,7 +3,6 @@ package app
 import (
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -13,9 +12,9 @@ import (
 // TestBadInput covers DESIGN.md's "Bad input" list for the plain form: each
 // case must end with rg's exit code and, where rg complains, a one-line
 // message in rg's style on stderr — never a panic, never an empty success.
-// When rg is installed the exit code and stdout are also compared with it.
+// The exit code and stdout are also compared with rg's (live, or its
+// recorded answers: internal/testref).
 func TestBadInput(t *testing.T) {
-	rg, _ := exec.LookPath("rg")
 	root := writeTree(t, map[string]string{
 		"ok.txt":        "needle\n",
 		"nul.bin":       "needle\x00\x01\x02\n",
@@ -34,6 +33,7 @@ func TestBadInput(t *testing.T) {
 	}
 	huge := strings.Repeat("a", 24<<20) + "needle\n" // one 24 MiB line
 	os.WriteFile(filepath.Join(root, "huge.txt"), []byte(huge), 0o644)
+	ref := newRefRun(t, root, nil)
 
 	cases := []struct {
 		name     string
@@ -68,12 +68,10 @@ func TestBadInput(t *testing.T) {
 			if tc.stderrRe != "" && !strings.Contains(got.stderrText, tc.stderrRe) {
 				t.Errorf("stderr %q lacks %q", got.stderrText, tc.stderrRe)
 			}
-			if rg != "" {
-				want := runRG(t, rg, root, tc.args, "")
-				if got.code != want.code || got.stdout != want.stdout || (got.stderrText != "") != want.stderr {
-					t.Errorf("differs from rg: got code=%d stdout=%.200q stderr=%v; rg code=%d stdout=%.200q stderr=%v",
-						got.code, got.stdout, got.stderrText != "", want.code, want.stdout, want.stderr)
-				}
+			want, _ := runRG(t, ref, tc.name, root, tc.args, "")
+			if got.code != want.code || got.stdout != want.stdout || (got.stderrText != "") != want.stderr {
+				t.Errorf("differs from rg: got code=%d stdout=%.200q stderr=%v; rg code=%d stdout=%.200q stderr=%v",
+					got.code, got.stdout, got.stderrText != "", want.code, want.stdout, want.stderr)
 			}
 		})
 	}

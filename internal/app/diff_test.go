@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/evgrep/evgrep/internal/testref"
 )
 
 // writeTree creates files (path → content) under a new temp dir.
@@ -31,9 +32,10 @@ func writeTree(t *testing.T, files map[string]string) string {
 
 var elapsedRE = regexp.MustCompile(`"elapsed(_total)?":\{[^}]*\}`)
 
-// normalize drops timing fields, which differ between any two runs.
+// normalize drops timing fields, which differ between any two runs, and
+// puts digests in place of huge lines (testref.LongLines).
 func normalize(b []byte) string {
-	return elapsedRE.ReplaceAllString(string(b), `"elapsed":T`)
+	return elapsedRE.ReplaceAllString(string(testref.LongLines(b)), `"elapsed":T`)
 }
 
 type result struct {
@@ -62,33 +64,63 @@ func runEvgrep(t *testing.T, dir string, args []string, stdin string) result {
 	return result{code, normalize(out.Bytes()), errb.Len() > 0}
 }
 
-func runRG(t *testing.T, rg, dir string, args []string, stdin string) result {
-	t.Helper()
-	cmd := exec.Command(rg, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "RIPGREP_CONFIG_PATH=")
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
+// refRun is the part of a reference run the tests vary: the tree (its
+// folder is ${ROOT} in the golden files, its fingerprint part of each
+// case), the working directory and other temporary folders.
+type refRun struct {
+	g     *testref.Golden
+	root  string            // the tree searched
+	input string            // testref.Tree(root)
+	vars  map[string]string // placeholders: ROOT and any other folder
+}
+
+// newRefRun prepares the reference runs of a test over root. HOME and
+// XDG_CONFIG_HOME point at an empty folder for evgrep and rg
+// alike, so that no global git excludes file of the machine's user
+// changes the answers (the trees hold a .git folder).
+func newRefRun(t *testing.T, root string, vars map[string]string) refRun {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", "")
+	v := map[string]string{"ROOT": root}
+	for k, p := range vars {
+		v[k] = p
 	}
-	return result{code, normalize(out.Bytes()), errb.Len() > 0}
+	return refRun{g: testref.Open(t), root: root, input: testref.Tree(v, root), vars: v}
+}
+
+// runRG answers with the reference (live, or recorded): stdout with
+// timings dropped, as normalize does for evgrep. A recorded answer that
+// names ${ROOT} has its "bytes_printed" masked (maskPrinted).
+func runRG(t *testing.T, r refRun, name, dir string, args []string, stdin string) (result, bool) {
+	t.Helper()
+	out := r.g.Run(t, testref.Case{
+		Name: name, Args: args, Dir: dir, Stdin: []byte(stdin), Env: []string{"RIPGREP_CONFIG_PATH="},
+		Vars: r.vars, Input: r.input,
+		Canon: func(o testref.Output) testref.Output {
+			o.Stdout = []byte(maskPrinted(normalize(o.Stdout), r.root))
+			return o
+		},
+	})
+	return result{out.Code, normalize(out.Stdout), len(out.Stderr) > 0}, out.Recorded
+}
+
+var bytesPrintedRE = regexp.MustCompile(`"bytes_printed":[0-9]+`)
+
+// maskPrinted drops "bytes_printed" from --json output that names path:
+// its value depends on the length of the temporary folder's name.
+func maskPrinted(s, path string) string {
+	if path == "" || !strings.Contains(s, path) {
+		return s
+	}
+	return bytesPrintedRE.ReplaceAllString(s, `"bytes_printed":N`)
 }
 
 // TestDifferentialAgainstRG runs the same arguments through rg and evgrep
 // on one tree and compares exit code, stdout bytes and whether anything
 // went to stderr. Every case sorts (or searches one file) so that the
-// order of files is deterministic. Skipped when rg is not installed.
+// order of files is deterministic. Without rg, rg's recorded answers
+// are used (internal/testref).
 func TestDifferentialAgainstRG(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed")
-	}
 	root := writeTree(t, map[string]string{
 		".gitignore":         "ignored.txt\n*.log\n",
 		"ignored.txt":        "needle in an ignored file\n",
@@ -117,6 +149,7 @@ func TestDifferentialAgainstRG(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "zip", "corrupt.gz"), []byte("\x1f\x8b\x08\x00garbage"), 0o644)
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	outside := t.TempDir() // the search root is given as an absolute path outside the cwd
+	ref := newRefRun(t, root, map[string]string{"OUTSIDE": outside})
 	cases := []struct {
 		name  string
 		args  []string
@@ -160,8 +193,11 @@ func TestDifferentialAgainstRG(t *testing.T) {
 			if tc.dir != "" {
 				dir = tc.dir
 			}
-			want := runRG(t, rg, dir, tc.args, tc.stdin)
+			want, recorded := runRG(t, ref, tc.name, dir, tc.args, tc.stdin)
 			got := runEvgrep(t, dir, tc.args, tc.stdin)
+			if recorded {
+				got.stdout, want.stdout = maskPrinted(got.stdout, root), maskPrinted(want.stdout, root)
+			}
 			if got != want {
 				t.Errorf("rg %q\n got: code=%d stderr=%v\n%s\nwant: code=%d stderr=%v\n%s", tc.args, got.code, got.stderr, got.stdout, want.code, want.stderr, want.stdout)
 			}
@@ -171,17 +207,15 @@ func TestDifferentialAgainstRG(t *testing.T) {
 
 // TestFilesGOROOT: `--files` over the Go tree lists exactly what rg lists
 // (15,000 files: ignore rules, hidden files and binary-free listing at
-// scale). The order is not compared: both walk in parallel.
+// scale). The order is not compared: both walk in parallel. Live only:
+// the corpus is the machine's Go installation, not a recorded tree.
 func TestFilesGOROOT(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed")
-	}
+	testref.Live(t)
 	root := runtime.GOROOT()
 	if _, err := os.Stat(filepath.Join(root, "src")); err != nil {
 		t.Skip("GOROOT sources not present")
 	}
-	want := runRG(t, rg, root, []string{"--files", root}, "")
+	want, _ := runRG(t, refRun{}, "GOROOT", root, []string{"--files", root}, "")
 	got := runEvgrep(t, root, []string{"--files", root}, "")
 	sortLines := func(s string) []string {
 		l := strings.Split(strings.TrimSpace(s), "\n")

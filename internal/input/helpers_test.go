@@ -2,12 +2,12 @@ package input
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/evgrep/evgrep/internal/testref"
 )
 
 // fixtureDir holds the committed fixtures (see make-fixtures.sh there).
@@ -56,32 +56,34 @@ func writeTemp(t testing.TB, name string, data []byte) string {
 	return p
 }
 
-// rgPath returns the reference rg, or skips the test.
-func rgPath(t testing.TB) string {
-	t.Helper()
-	p, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed")
+// rgCase is `rg --no-config args...` run in dir, identified by the files
+// below input (dir itself if input is "").
+func rgCase(dir, input string, args ...string) testref.Case {
+	if input == "" {
+		input = dir
 	}
-	return p
+	vars := map[string]string{"DIR": dir}
+	return testref.Case{Args: append([]string{"--no-config"}, args...), Dir: dir, Vars: vars,
+		Input: testref.Tree(vars, input)}
+}
+
+// runCase answers c with the reference (live, or recorded: internal/testref)
+// and returns stdout, stderr and the exit code.
+func runCase(t testing.TB, c testref.Case) ([]byte, string, int) {
+	t.Helper()
+	tt, ok := t.(*testing.T)
+	if !ok {
+		t.Fatal("runCase needs a *testing.T")
+	}
+	c.Name = t.Name()
+	out := testref.Open(tt).Run(t, c)
+	return out.Stdout, string(out.Stderr), out.Code
 }
 
 // runRG runs rg with args in dir and returns stdout, stderr and the exit code.
 func runRG(t testing.TB, dir string, args ...string) ([]byte, string, int) {
 	t.Helper()
-	cmd := exec.Command(rgPath(t), append([]string{"--no-config"}, args...)...)
-	cmd.Dir = dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatalf("rg: %v", err)
-	}
-	return out.Bytes(), errb.String(), code
+	return runCase(t, rgCase(dir, "", args...))
 }
 
 // asRGLines is what rg -a -N with an empty pattern prints for content: every line, the last

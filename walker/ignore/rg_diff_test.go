@@ -1,20 +1,48 @@
 package ignore
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/evgrep/evgrep/internal/testref"
 )
 
 // The differential tests build a small tree, run `rg --files` on it and
 // compare with a tiny walk of our own that applies this package's
 // matchers the way rg's walker does: overrides first, then the ignore
 // files from the deepest directory up, the first verdict winning; an
-// ignored directory is not entered.
+// ignored directory is not entered. rg is the reference of
+// internal/testref: run live, or its answers recorded under testdata/golden.
+
+// runRG answers `rg args...` in dir, the case identified by the files of
+// the folders of vars (placeholders in the golden file). rg lists files in
+// no fixed order: answers are recorded with their entries sorted.
+func runRG(t *testing.T, name, dir string, vars map[string]string, args ...string) testref.Output {
+	t.Helper()
+	var names, folders []string
+	for n := range vars {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		folders = append(folders, vars[n])
+	}
+	return testref.Open(t).Run(t, testref.Case{Name: name, Args: args, Dir: dir, Vars: vars,
+		Input: testref.Tree(vars, folders...), Canon: sortEntries})
+}
+
+// sortEntries sorts the NUL-terminated entries of stdout and the lines of
+// stderr.
+func sortEntries(o testref.Output) testref.Output {
+	entries := strings.SplitAfter(string(o.Stdout), "\x00")
+	sort.Strings(entries)
+	o.Stdout = []byte(strings.Join(entries, ""))
+	o.Stderr = testref.SortLines(testref.Output{Stdout: o.Stderr}).Stdout
+	return o
+}
 
 // diffTree is the tree every differential case is run on. A name ending
 // in '/' is an empty directory.
@@ -146,10 +174,6 @@ var diffCases = []diffCase{
 }
 
 func TestDiffRg(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed")
-	}
 	for _, tc := range diffCases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -172,18 +196,14 @@ func TestDiffRg(t *testing.T) {
 			for _, g := range tc.iglobs {
 				args = append(args, "--iglob", g)
 			}
-			cmd := exec.Command(rg, args...)
-			cmd.Dir = dir
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			_ = cmd.Run() // exit 1 when nothing is listed
-			want := splitNul(stdout.String())
+			out := runRG(t, tc.name, dir, map[string]string{"DIR": dir}, args...) // exit 1 when nothing is listed
+			want := splitNul(string(out.Stdout))
 
 			got, gotErrs := ourWalk(t, dir, tc)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("files differ\nrg:  %q\nours: %q", want, got)
 			}
-			wantErrs := splitLines(stderr.String())
+			wantErrs := splitLines(string(out.Stderr))
 			if strings.Join(gotErrs, "\n") != strings.Join(wantErrs, "\n") {
 				t.Errorf("warnings differ\nrg:  %q\nours: %q", wantErrs, gotErrs)
 			}
@@ -316,28 +336,17 @@ func ourWalk(t *testing.T, dir string, tc diffCase) ([]string, []string) {
 
 // TestDiffRgGlobErrors checks that a bad -g glob fails with rg's message.
 func TestDiffRgGlobErrors(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed")
-	}
 	for _, g := range []string{"[a", "{a,b", "{a,{b}}", `\`, "[z-a]", "!/[b", "x[中", "  [q  "} {
 		dir := t.TempDir()
-		cmd := exec.Command(rg, "--files", "--no-config", "-g", g)
-		cmd.Dir = dir
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		err := cmd.Run()
-		code := -1
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		}
+		out := runRG(t, g, dir, map[string]string{"DIR": dir}, "--files", "--no-config", "-g", g)
+		code, stderr := out.Code, string(out.Stderr)
 		_, ourErr := NewOverride(dir, []OverrideGlob{{Pattern: g}})
 		if ourErr == nil {
-			t.Errorf("-g %q: NewOverride accepts it, rg exits %d: %q", g, code, stderr.String())
+			t.Errorf("-g %q: NewOverride accepts it, rg exits %d: %q", g, code, stderr)
 			continue
 		}
-		if code != 2 || strings.TrimSuffix(stderr.String(), "\n") != ourErr.Error() {
-			t.Errorf("-g %q: rg exits %d with %q, ours %q", g, code, stderr.String(), ourErr.Error())
+		if code != 2 || strings.TrimSuffix(stderr, "\n") != ourErr.Error() {
+			t.Errorf("-g %q: rg exits %d with %q, ours %q", g, code, stderr, ourErr.Error())
 		}
 	}
 }
@@ -346,10 +355,6 @@ func TestDiffRgGlobErrors(t *testing.T) {
 // another directory: rg roots -g globs at the current directory, so the
 // walked paths are not stripped and anchored globs stop matching.
 func TestDiffRgOverrideOutsideCwd(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed")
-	}
 	tree, cwd := t.TempDir(), t.TempDir()
 	makeTree(t, tree, diffTree)
 	for _, globs := range [][]string{
@@ -361,10 +366,8 @@ func TestDiffRgOverrideOutsideCwd(t *testing.T) {
 			args = append(args, "-g", g)
 			ogs = append(ogs, OverrideGlob{Pattern: g})
 		}
-		cmd := exec.Command(rg, append(args, tree)...)
-		cmd.Dir = cwd
-		out, _ := cmd.Output()
-		want := splitNul(string(out))
+		out := runRG(t, strings.Join(globs, " "), cwd, map[string]string{"TREE": tree, "CWD": cwd}, append(args, tree)...)
+		want := splitNul(string(out.Stdout))
 
 		ov, err := NewOverride(cwd, ogs)
 		if err != nil {

@@ -4,18 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"os/exec"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/evgrep/evgrep/internal/testref"
 	"github.com/evgrep/evgrep/walker/ignore"
 )
-
-func haveRG() bool {
-	out, err := exec.Command("rg", "--version").Output()
-	return err == nil && bytes.HasPrefix(out, []byte("ripgrep 13."))
-}
 
 func listOf(t *testing.T, b *Builder) string {
 	t.Helper()
@@ -49,11 +44,9 @@ func TestDefaultTable(t *testing.T) {
 }
 
 // TestTypeListMatchesRG compares --type-list output, with additions and
-// clears, byte for byte with rg's.
+// clears, byte for byte with rg's (live, or recorded: internal/testref).
 func TestTypeListMatchesRG(t *testing.T) {
-	if !haveRG() {
-		t.Skip("ripgrep 13 not installed")
-	}
+	g := testref.Open(t)
 	cases := [][]string{
 		nil,
 		{"--type-add", "foo:*.b,*.a", "--type-add", "foo:include:rust,c", "--type-clear", "md", "--type-add", "md:x"},
@@ -74,12 +67,12 @@ func TestTypeListMatchesRG(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", args, err)
 		}
-		out, err := exec.Command("rg", append([]string{"--no-config", "--type-list"}, args...)...).Output()
-		if err != nil {
-			t.Fatalf("rg %q: %v", args, err)
+		ref := g.Run(t, testref.Case{Args: append([]string{"--no-config", "--type-list"}, args...)})
+		if ref.Code != 0 {
+			t.Fatalf("rg %q: exit %d: %s", args, ref.Code, ref.Stderr)
 		}
-		if got := listOf(t, b); got != string(out) {
-			t.Errorf("%q: output differs from rg's:\n%s", args, firstDiff(got, string(out)))
+		if got := listOf(t, b); got != string(ref.Stdout) {
+			t.Errorf("%q: output differs from rg's:\n%s", args, firstDiff(got, string(ref.Stdout)))
 		}
 	}
 }
@@ -265,9 +258,7 @@ func TestBuildErrors(t *testing.T) {
 // TestMatchAgainstRG selects types with rg and with the matcher over the
 // same file names.
 func TestMatchAgainstRG(t *testing.T) {
-	if !haveRG() {
-		t.Skip("ripgrep 13 not installed")
-	}
+	g := testref.Open(t)
 	dir := t.TempDir()
 	names := []string{"a.rs", "b.go", "Makefile", "GNUmakefile", "x.min.js", "y.js", "CMakeLists.txt",
 		"LICENSE-MIT", "COPYING", "README", "README.md", "foo.h", "foo.H", "bar.hpp", "noext", "a.rs.", "Dockerfile",
@@ -295,11 +286,12 @@ func TestMatchAgainstRG(t *testing.T) {
 		for _, s := range f.Negate {
 			args = append(args, "-T", s)
 		}
-		cmd := exec.Command("rg", append([]string{"--no-config", "--files", "--sort", "path"}, args...)...)
-		cmd.Dir = dir
-		out, err := cmd.Output()
-		if err != nil && len(out) != 0 {
-			t.Fatalf("rg %q: %v", args, err)
+		vars := map[string]string{"DIR": dir}
+		ref := g.Run(t, testref.Case{Args: append([]string{"--no-config", "--files", "--sort", "path"}, args...),
+			Dir: dir, Vars: vars, Input: testref.Tree(vars, dir)})
+		out := ref.Stdout
+		if ref.Code != 0 && len(out) != 0 {
+			t.Fatalf("rg %q: exit %d", args, ref.Code)
 		}
 		b, err := FromFlags(f)
 		if err != nil {
