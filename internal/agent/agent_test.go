@@ -188,7 +188,7 @@ func TestChangedFileNeverShown(t *testing.T) {
 	}
 	// And an unchanged file's context is shown.
 	c := ask(t, env, `{"pattern":"needle","mode":"matches","context":1,"paths":["d2"]}`)
-	if len(c.Details.Context) == 0 || c.Details.Context[0].Changed || len(c.Details.Context[0].Lines) == 0 {
+	if len(c.Details.Context) == 0 || c.Details.Context[0].Changed || len(c.Details.Context[0].Before)+len(c.Details.Context[0].After) == 0 {
 		t.Fatalf("unchanged context not shown: %+v", c.Details.Context)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -102,12 +103,16 @@ type ErrorJSON struct {
 }
 
 // ContextJSON is source around a match line, shown only when the file is
-// unchanged since the search.
+// unchanged since the search: Before holds lines FirstLine.. up to the
+// match line, After the lines right after it. Neither holds a line shown
+// already on the page, another match line, or a line past the end of the
+// file.
 type ContextJSON struct {
 	Match     int      `json:"match"`
 	Path      string   `json:"path"`
 	FirstLine int      `json:"firstLine,omitempty"`
-	Lines     []string `json:"lines,omitempty"`
+	Before    []string `json:"before,omitempty"`
+	After     []string `json:"after,omitempty"`
 	Changed   bool     `json:"changed,omitempty"`
 }
 
@@ -471,12 +476,26 @@ func renderMatches(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, se
 	writeRetry(&b, d)
 	ctx := req.context()
 	budget := responseBudget - b.Len() - 600
+	// Each line is rendered when the page measures it, so the bound holds
+	// by the bytes written, context rows included.
+	cw := newContextWriter(snap, ctx)
+	rendered := map[int]string{}
+	used := 0
 	size := func(l snapshot.Line) int {
-		n := len(formatLine(l, snapshot.MaxExcerptChars))
+		row := formatLine(l, snapshot.MaxExcerptChars)
 		if ctx > 0 {
-			n += (2*ctx + 1) * 100
+			// The first line of a page always comes, with as much of its
+			// context as fits; a later one waits for the next page when
+			// its context does not fit.
+			allow := 1 << 30
+			if used == 0 {
+				allow = budget
+			}
+			row = cw.render(l, row, allow)
 		}
-		return n
+		rendered[l.Match] = row
+		used += len(row)
+		return len(row)
 	}
 	lines, next, done := snap.MatchesPage(sel, offset, req.limit(), budget, size)
 	selTotal := snap.Count(sel).Retained
@@ -485,12 +504,11 @@ func renderMatches(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, se
 	} else {
 		fmt.Fprintf(&b, "Match lines %d–%d of %d (path:line:columns {match #N}):\n", offset+1, offset+len(lines), selTotal)
 	}
-	sources := map[string]*source{}
 	for _, l := range lines {
-		b.WriteString(formatLine(l, snapshot.MaxExcerptChars))
+		b.WriteString(rendered[l.Match])
 		d.Matches = append(d.Matches, matchJSON(l, snapshot.MaxExcerptChars))
-		if ctx > 0 {
-			writeContext(&b, d, snap, sources, l, ctx)
+		if cj, ok := cw.json[l.Match]; ok {
+			d.Context = append(d.Context, cj)
 		}
 	}
 	d.Page = &PageJSON{Kind: string(snapshot.KindMatches), Offset: offset, Count: len(lines), Total: selTotal, Done: done}
@@ -511,47 +529,112 @@ func renderMatches(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, se
 
 // source is a file read back for context, verified against its revision.
 type source struct {
-	lines   [][]byte
+	lines   [][]byte // the file's lines, without an empty one past the end
 	changed bool
-	shown   int // last line already shown as context (windows never repeat)
+	noted   bool  // the "changed" note was written
+	shown   int   // last line already shown (windows never repeat)
+	matches []int // the file's retained match line numbers, ascending
 }
 
-func writeContext(b *strings.Builder, d *Details, snap *snapshot.Snapshot, cache map[string]*source, l snapshot.Line, ctx int) {
-	src := cache[l.Path]
-	if src == nil {
-		src = &source{}
-		cache[l.Path] = src
-		f, _ := snap.File(l.Path)
-		data, st, err := revisions.ReadVerified(filepath.Join(snap.Meta.Root, l.Path), f.Revision, snapshot.MaxInspectBytes)
-		if err != nil || st != revisions.Same {
-			src.changed = true
-		} else {
-			src.lines = bytes.SplitAfter(data, []byte("\n"))
-		}
+// contextWriter renders match lines with their context: the lines before
+// and after each match line, never past the end of the file, never a line
+// shown already, and never another match line (which is shown as itself,
+// on its own page).
+type contextWriter struct {
+	snap  *snapshot.Snapshot
+	ctx   int
+	files map[string]*source
+	json  map[int]ContextJSON // by match number
+}
+
+func newContextWriter(snap *snapshot.Snapshot, ctx int) *contextWriter {
+	return &contextWriter{snap: snap, ctx: ctx, files: map[string]*source{}, json: map[int]ContextJSON{}}
+}
+
+func (cw *contextWriter) source(path string) *source {
+	if src := cw.files[path]; src != nil {
+		return src
 	}
+	src := &source{}
+	cw.files[path] = src
+	f, _ := cw.snap.File(path)
+	data, st, err := revisions.ReadVerified(filepath.Join(cw.snap.Meta.Root, path), f.Revision, snapshot.MaxInspectBytes)
+	if err != nil || st != revisions.Same {
+		src.changed = true
+		return src
+	}
+	src.lines = bytes.SplitAfter(data, []byte("\n"))
+	if n := len(src.lines); n > 0 && len(src.lines[n-1]) == 0 {
+		src.lines = src.lines[:n-1]
+	}
+	for _, l := range cw.snap.FileLines(path) {
+		src.matches = append(src.matches, l.Number)
+	}
+	return src
+}
+
+// render returns the match row with its context rows around it, within
+// allow bytes (the rows farthest from the match go first), and records the
+// context's JSON form.
+func (cw *contextWriter) render(l snapshot.Line, row string, allow int) string {
+	src := cw.source(l.Path)
 	if src.changed {
-		fmt.Fprintf(b, "    (context not shown: %s changed since the search)\n", l.Path)
-		d.Context = append(d.Context, ContextJSON{Match: l.Match, Path: l.Path, Changed: true})
-		return
-	}
-	first := max(1, l.Number-ctx, src.shown+1)
-	last := min(len(src.lines), l.Number+ctx)
-	if first > last {
-		return // the previous match's window already showed these lines
-	}
-	src.shown = last
-	cj := ContextJSON{Match: l.Match, Path: l.Path, FirstLine: first}
-	for n := first; n <= last; n++ {
-		text := strings.TrimRight(string(src.lines[n-1]), "\r\n")
-		text = clip(text, sampleTextChars*2)
-		mark := "-"
-		if n == l.Number {
-			mark = ">"
+		cw.json[l.Match] = ContextJSON{Match: l.Match, Path: l.Path, Changed: true}
+		if src.noted {
+			return row
 		}
-		fmt.Fprintf(b, "    %s%d %s\n", mark, n, text)
-		cj.Lines = append(cj.Lines, text)
+		src.noted = true
+		return row + fmt.Sprintf("    (context not shown: %s changed since the search)\n", l.Path)
 	}
-	d.Context = append(d.Context, cj)
+	prev, next := 0, len(src.lines)+1
+	i := sort.SearchInts(src.matches, l.Number)
+	if i > 0 {
+		prev = src.matches[i-1]
+	}
+	if i < len(src.matches) && src.matches[i] == l.Number {
+		i++
+	}
+	if i < len(src.matches) {
+		next = src.matches[i]
+	}
+	first := max(1, l.Number-cw.ctx, src.shown+1, prev+1)
+	last := min(len(src.lines), l.Number+cw.ctx, next-1)
+	text := func(n int) string {
+		return clip(strings.ToValidUTF8(strings.TrimRight(string(src.lines[n-1]), "\r\n"), "\uFFFD"), sampleTextChars*2)
+	}
+	rowOf := func(n int) string { return fmt.Sprintf("    -%d %s\n", n, text(n)) }
+	size := len(row)
+	for n := first; n <= last; n++ {
+		if n != l.Number {
+			size += len(rowOf(n))
+		}
+	}
+	for size > allow && (first < l.Number || last > l.Number) {
+		if l.Number-first >= last-l.Number {
+			size -= len(rowOf(first))
+			first++
+		} else {
+			size -= len(rowOf(last))
+			last--
+		}
+	}
+	src.shown = max(src.shown, l.Number, last)
+	cj := ContextJSON{Match: l.Match, Path: l.Path}
+	var b strings.Builder
+	for n := first; n < l.Number; n++ {
+		b.WriteString(rowOf(n))
+		cj.Before = append(cj.Before, text(n))
+	}
+	if len(cj.Before) > 0 {
+		cj.FirstLine = first
+	}
+	b.WriteString(row)
+	for n := l.Number + 1; n <= last; n++ {
+		b.WriteString(rowOf(n))
+		cj.After = append(cj.After, text(n))
+	}
+	cw.json[l.Match] = cj
+	return b.String()
 }
 
 // formatLine renders "path:line:cols {match #N}  text".
