@@ -15,10 +15,22 @@ const (
 	KindSummary Kind = "summary"
 	// KindMatches pages through the match lines of a path selection.
 	KindMatches Kind = "matches"
+	// KindSource continues a range of source lines (inspect); the range
+	// is in the snapshot's options and the cursor's offset is 0.
+	KindSource Kind = "source"
+	// KindOutline continues an outline of files; the file list and the
+	// position are in the snapshot's options and the cursor's offset is 0.
+	KindOutline Kind = "outline"
 )
 
 // Valid reports whether k is one of the cursor kinds.
-func (k Kind) Valid() bool { return k == KindSummary || k == KindMatches }
+func (k Kind) Valid() bool {
+	return k == KindSummary || k == KindMatches || k == KindSource || k == KindOutline
+}
+
+// continuation reports whether k is a kind whose position lives in its
+// snapshot's options (its offset is always 0).
+func (k Kind) continuation() bool { return k == KindSource || k == KindOutline }
 
 // Cursor is what a cursor token stands for: where the next page of a stored
 // snapshot starts.

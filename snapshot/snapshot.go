@@ -316,6 +316,9 @@ func (s *Snapshot) SummaryPage(offset, limit int) (files []File, next int, done 
 
 // count returns the number of positions a cursor of kind over sel may hold.
 func (s *Snapshot) count(kind Kind, sel PathSelection) int {
+	if kind.continuation() {
+		return 0
+	}
 	if kind == KindSummary {
 		return len(s.files)
 	}

@@ -115,8 +115,9 @@ func (s *Store) Put(snap *Snapshot) error {
 
 // NewCursor returns a token for the page of snap of the given kind that
 // starts at offset (0..count, where count is the number of files for
-// KindSummary and of retained lines in sel for KindMatches). sel is ignored
-// for summary cursors. snap is stored first if it has no ID yet (store a
+// KindSummary and of retained lines in sel for KindMatches; always 0 for
+// KindSource and KindOutline). sel is ignored for summary, source and
+// outline cursors. snap is stored first if it has no ID yet (store a
 // snapshot before sharing it between goroutines: Put sets its ID). Errors:
 // CodeWrongKind for an unknown kind, CodeOffsetInvalid, and CodeUnavailable
 // when the state folder cannot take the cursor.
@@ -127,7 +128,7 @@ func (s *Store) NewCursor(snap *Snapshot, kind Kind, offset int, sel PathSelecti
 	if !kind.Valid() {
 		return "", newError(CodeWrongKind, nil, "unknown cursor kind %q", kind)
 	}
-	if kind == KindSummary {
+	if kind == KindSummary || kind.continuation() {
 		sel = PathSelection{}
 	} else {
 		sel = SelectPaths(sel.Paths...)
