@@ -311,7 +311,7 @@ func page(req *Request, env Env, root string) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if snap.Meta.Options[optKind] == kindSrc {
+	if cur.Kind == snapshot.KindSource {
 		return continueSource(env, snap)
 	}
 	a := &Answer{}

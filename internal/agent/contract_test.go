@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -61,5 +63,145 @@ func TestContextContract(t *testing.T) {
 		if n := strings.Count(a.Text, s); n != 1 {
 			t.Fatalf("%q shown %d times:\n%s", s, n, a.Text)
 		}
+	}
+}
+
+var cursorTokenRE = regexp.MustCompile(`"cursor":"([0-9a-f]{32})"`)
+
+// walkSource follows every cursor an inspect answer names (and those of
+// the answers it leads to) and counts how often each source line ("N| ")
+// of path is shown. It fails when the walk does not end.
+func walkSource(t *testing.T, env Env, first *Answer) map[int]int {
+	t.Helper()
+	seen := map[int]int{}
+	queue := []string{first.Text}
+	asked := map[string]bool{}
+	for len(queue) > 0 {
+		text := queue[0]
+		queue = queue[1:]
+		for _, line := range strings.Split(text, "\n") {
+			var n int
+			if _, err := fmt.Sscanf(line, "%d|", &n); err == nil && strings.Contains(line, "| ") {
+				seen[n]++
+			}
+		}
+		for _, m := range cursorTokenRE.FindAllStringSubmatch(text, -1) {
+			if asked[m[1]] || m[1] == "" {
+				continue
+			}
+			if len(asked) > 60 {
+				t.Fatalf("source continuation does not end (%d cursors)", len(asked))
+			}
+			asked[m[1]] = true
+			p := HandleJSON([]byte(fmt.Sprintf(`{"cursor":%q}`, m[1])), env)
+			if p.Failed {
+				continue // a search cursor of the answer, not a continuation
+			}
+			if len(p.Text) > snapshot.MaxResponseBytes {
+				t.Fatalf("continuation is %d bytes", len(p.Text))
+			}
+			queue = append(queue, p.Text)
+		}
+	}
+	return seen
+}
+
+// TestInspectContract (issue 11, point 7).
+func TestInspectContract(t *testing.T) {
+	needParser(t)
+	const n = 1200
+	huge := strings.Repeat("a=1;", 30000) + "needle();" + strings.Repeat("b=2;", 30000) + "\n"
+	var gap strings.Builder
+	gap.WriteString("package demo\n\nimport (\n\t\"fmt\"\n)\n\nvar _ = fmt.Sprint\n\n// Mid is long.\nfunc Mid() {\n")
+	for i := 11; i < 50; i++ {
+		fmt.Fprintf(&gap, "\tfmt.Println(%d)\n", i)
+	}
+	gap.WriteString("}\n") // line 50
+	files := map[string]string{"big.go": bigFunc(n), "min.js": huge, "gap.go": gap.String(), "demo.go": goSrc}
+	for i := 0; i < 5; i++ {
+		// Four of these fill the batch's budget whole; the fifth has less
+		// than a useful window left.
+		files[fmt.Sprintf("b%d.go", i)] = bigFunc(62)
+	}
+	root := tree(t, files)
+	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+
+	// A match inside a declaration larger than the budget: the window
+	// holds the target line and the declaration's header; cursors before
+	// and after lead to every other line once.
+	s := ask(t, env, `{"pattern":"needle big|needle\\(","mode":"matches","paths":["big.go","min.js"],"limit":1}`)
+	if len(s.Details.Matches) != 1 || s.Details.Matches[0].Path != "big.go" || s.Details.Cursor == "" {
+		t.Fatalf("search: %s", s.Text)
+	}
+	a := ask(t, env, fmt.Sprintf(`{"mode":"inspect","cursor":%q,"matchIndex":1}`, s.Details.Cursor))
+	target := fmt.Sprintf("%d| \t_ = \"needle big\"", 3+1+n/2)
+	if !strings.Contains(a.Text, target) || !strings.Contains(a.Text, "func Big()") {
+		t.Fatalf("the window does not hold the target line and the header:\n%.600s", a.Text)
+	}
+	if len(a.Text) > snapshot.MaxResponseBytes {
+		t.Fatalf("answer is %d bytes", len(a.Text))
+	}
+	seen := walkSource(t, env, a)
+	for line := 3; line <= n+4; line++ {
+		if seen[line] != 1 {
+			t.Fatalf("line %d of the large function shown %d times", line, seen[line])
+		}
+	}
+
+	// A single line longer than the budget: a bounded excerpt around the
+	// match, no continuation loop.
+	a = ask(t, env, fmt.Sprintf(`{"mode":"inspect","cursor":%q,"matchIndex":2}`, s.Details.Cursor))
+	if len(a.Text) > snapshot.MaxResponseBytes || !strings.Contains(a.Text, "needle();") {
+		t.Fatalf("long line: %d bytes, match shown: %v\n%.400s", len(a.Text), strings.Contains(a.Text, "needle();"), a.Text)
+	}
+	walkSource(t, env, a)
+
+	// Partial overlaps inside one batch lose no line: a window of ±15
+	// around an import and the function it overlaps.
+	a = ask(t, env, `{"mode":"inspect","targets":[{"path":"gap.go","line":4},{"path":"gap.go","line":30}]}`)
+	seen = walkSource(t, env, a)
+	for line := 1; line <= 50; line++ {
+		if seen[line] != 1 {
+			t.Fatalf("gap.go line %d shown %d times:\n%s", line, seen[line], a.Text)
+		}
+	}
+
+	// A batch with an error item is not complete.
+	a = ask(t, env, `{"mode":"inspect","targets":[{"path":"demo.go","line":5},{"path":"missing.go","line":1}]}`)
+	if a.Details.Status == "complete" {
+		t.Fatalf("a batch with an error is %q", a.Details.Status)
+	}
+
+	// Deferred targets carry a complete retry request.
+	var targets []string
+	for i := 0; i < 5; i++ {
+		targets = append(targets, fmt.Sprintf(`{"path":"b%d.go","line":31}`, i))
+	}
+	a = ask(t, env, `{"mode":"inspect","targets":[`+strings.Join(targets, ",")+`]}`)
+	raw, _ := json.Marshal(a.Details)
+	var det struct {
+		Targets []struct {
+			Path    string          `json:"path"`
+			Outcome string          `json:"outcome"`
+			Retry   json.RawMessage `json:"retry"`
+		} `json:"targets"`
+	}
+	json.Unmarshal(raw, &det)
+	deferred := 0
+	for _, tg := range det.Targets {
+		if tg.Outcome != outcomeDeferred {
+			continue
+		}
+		deferred++
+		if len(tg.Retry) == 0 {
+			t.Fatalf("deferred target %s has no retry request", tg.Path)
+		}
+		r := ask(t, env, string(tg.Retry))
+		if len(r.Details.Targets) != 1 || r.Details.Targets[0].Outcome != outcomeReturned || !strings.HasSuffix(r.Details.Targets[0].Path, tg.Path) {
+			t.Fatalf("retry %s of %s: %+v", tg.Retry, tg.Path, r.Details.Targets)
+		}
+	}
+	if deferred == 0 {
+		t.Fatalf("no target deferred in a batch of 5 large functions:\n%s", a.Text)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -45,8 +46,14 @@ type TargetJSON struct {
 	LastLine     int       `json:"lastLine,omitempty"`
 	SharedWith   int       `json:"sharedWith,omitempty"`
 	SourceCursor string    `json:"sourceCursor,omitempty"`
-	Lossy        bool      `json:"lossy,omitempty"`
-	Error        string    `json:"error,omitempty"`
+	// SourceCursorBefore continues with the lines before the ones shown.
+	SourceCursorBefore string `json:"sourceCursorBefore,omitempty"`
+	// Excerpt: a line longer than 4 KiB is shown as an excerpt.
+	Excerpt bool   `json:"excerpt,omitempty"`
+	Lossy   bool   `json:"lossy,omitempty"`
+	Error   string `json:"error,omitempty"`
+	// Retry is the request that inspects a deferred target on its own.
+	Retry *Request `json:"retry,omitempty"`
 }
 
 // DeclJSON describes the declaration shown.
@@ -75,7 +82,9 @@ type inspectTarget struct {
 	path  string // relative to root
 	line  int
 	match int
+	col   int                 // byte column of the match in the line, -1 unknown
 	rev   *revisions.Revision // nil: take the file as it is now
+	retry *Request            // the request that inspects this target alone
 }
 
 // span is a range of source to show: lines first..last of path.
@@ -93,9 +102,12 @@ func inspect(req *Request, env Env, root string) (*Answer, error) {
 	var targets []inspectTarget
 	switch {
 	case req.Cursor != "" && (req.MatchIndex != 0 || len(req.MatchIndices) > 0):
-		snap, _, err := env.Store.Resolve(req.Cursor, "", "", "")
+		snap, cur, err := env.Store.Resolve(req.Cursor, "", "", "")
 		if err != nil {
 			return nil, err
+		}
+		if cur.Kind != snapshot.KindSummary && cur.Kind != snapshot.KindMatches {
+			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: fmt.Sprintf("a %s cursor has no match numbers; use the cursor of a search", cur.Kind)}
 		}
 		root = snap.Meta.Root
 		idx := req.MatchIndices
@@ -109,14 +121,28 @@ func inspect(req *Request, env Env, root string) (*Answer, error) {
 			}
 			f, _ := snap.File(l.Path)
 			rev := f.Revision
-			targets = append(targets, inspectTarget{path: l.Path, line: l.Number, match: n, rev: &rev})
+			col := -1
+			if len(l.Ranges) > 0 {
+				col = l.Ranges[0].Start
+			}
+			retry := &Request{Mode: ModeInspect, Cursor: req.Cursor, MatchIndex: n}
+			targets = append(targets, inspectTarget{path: l.Path, line: l.Number, match: n, col: col, rev: &rev, retry: retry})
 		}
 	case len(req.Targets) > 0:
 		for _, t := range req.Targets {
-			targets = append(targets, inspectTarget{path: t.Path, line: t.Line})
+			targets = append(targets, inspectTarget{path: t.Path, line: t.Line, col: -1})
 		}
 	default:
-		targets = append(targets, inspectTarget{path: req.Paths[0], line: req.Line})
+		targets = append(targets, inspectTarget{path: req.Paths[0], line: req.Line, col: -1})
+	}
+	for i := range targets {
+		if targets[i].retry == nil {
+			abs := targets[i].path
+			if !filepath.IsAbs(abs) {
+				abs = filepath.Join(root, abs)
+			}
+			targets[i].retry = &Request{Mode: ModeInspect, Path: abs, Line: targets[i].line}
+		}
 	}
 	a := &Answer{}
 	d := &a.Details
@@ -124,56 +150,11 @@ func inspect(req *Request, env Env, root string) (*Answer, error) {
 	var b strings.Builder
 	budget := responseBudget - 200
 	fmt.Fprintf(&b, "evgrep inspect: %d target(s) under %s\n", len(targets), root)
-	shown := map[string][][2]int{} // path → line ranges already shown
-	shownBy := map[string][]int{}  // path → index of the target that showed each range
+	shown := map[string][]shownRange{} // path → line ranges already shown
 	for i, t := range targets {
-		tj := TargetJSON{Path: t.path, Line: t.line, Match: t.match}
-		sp, err := resolveSpan(root, t)
-		if err != nil {
-			tj.Outcome, tj.Error = outcomeError, err.Error()
-			fmt.Fprintf(&b, "== %s:%d — error: %s\n", t.path, t.line, err)
-			d.Targets = append(d.Targets, tj)
-			continue
-		}
-		tj.Lossy = sp.lossy
-		if sp.decl != nil {
-			tj.Decl = declJSON(sp.decl)
-		}
-		tj.Fallback = sp.fallback
-		// Overlapping ranges of one file are shown once.
-		if j := overlapping(shown[t.path], sp.first, sp.last); j >= 0 {
-			tj.Outcome, tj.SharedWith = outcomeReturned, shownBy[t.path][j]+1
-			tj.FirstLine, tj.LastLine = sp.first, sp.last
-			fmt.Fprintf(&b, "== %s:%d — shown above with target %d\n", t.path, t.line, tj.SharedWith)
-			d.Targets = append(d.Targets, tj)
-			continue
-		}
-		left := budget - b.Len() - inspectReserve*(len(targets)-i)
-		writeSpanHeader(&b, t, sp)
-		last, wrote := writeSource(&b, sp, sp.first, sp.last, left)
-		tj.FirstLine = sp.first
-		if wrote == 0 {
-			tj.Outcome = outcomeDeferred
-		} else {
-			tj.Outcome = outcomeReturned
-			tj.LastLine = last
-			shown[t.path] = append(shown[t.path], [2]int{sp.first, last})
-			shownBy[t.path] = append(shownBy[t.path], i)
-		}
-		if last < sp.last && !sp.lossy {
-			from := sp.first
-			if wrote > 0 {
-				from = last + 1
-			}
-			tok, err := newSourceCursor(env, root, t.path, sp.rev, from, sp.last)
-			if err == nil {
-				tj.SourceCursor = tok
-				fmt.Fprintf(&b, "   … lines %d–%d not shown (budget); continue: {\"cursor\":%q}\n", from, sp.last, tok)
-			} else {
-				fmt.Fprintf(&b, "   … lines %d–%d not shown (budget; cursor unavailable: %v)\n", from, sp.last, err)
-			}
-		} else if last < sp.last {
-			fmt.Fprintf(&b, "   … lines %d–%d not shown (budget; no continuation for a file that is not UTF-8)\n", last+1, sp.last)
+		tj := inspectOne(&b, env, root, t, i, len(targets), budget, shown)
+		if tj.Outcome != outcomeReturned || tj.SourceCursor != "" || tj.SourceCursorBefore != "" {
+			d.Status = "partial"
 		}
 		d.Targets = append(d.Targets, tj)
 	}
@@ -181,13 +162,163 @@ func inspect(req *Request, env Env, root string) (*Answer, error) {
 	return a, nil
 }
 
-func overlapping(ranges [][2]int, first, last int) int {
-	for i, r := range ranges {
-		if first <= r[1] && r[0] <= last {
-			return i
-		}
+// shownRange is a range of lines an earlier target of the batch showed.
+type shownRange struct {
+	first, last int
+	target      int // 0-based index of the target
+}
+
+// inspectOne writes target i of n and returns its outcome. The lines of
+// its span that earlier targets showed are not repeated; when the rest does
+// not fit in what is left of the budget, a window around the target line is
+// shown with cursors for the lines before and after it.
+func inspectOne(b *strings.Builder, env Env, root string, t inspectTarget, i, n, budget int, shown map[string][]shownRange) TargetJSON {
+	tj := TargetJSON{Path: t.path, Line: t.line, Match: t.match}
+	sp, err := resolveSpan(root, t)
+	if err != nil {
+		tj.Outcome, tj.Error = outcomeError, err.Error()
+		fmt.Fprintf(b, "== %s:%d — error: %s\n", t.path, t.line, err)
+		return tj
 	}
-	return -1
+	tj.Lossy = sp.lossy
+	if sp.decl != nil {
+		tj.Decl = declJSON(sp.decl)
+	}
+	tj.Fallback = sp.fallback
+	tj.FirstLine, tj.LastLine = sp.first, sp.last
+	pieces, covering := uncovered(shown[t.path], sp.first, sp.last)
+	if len(covering) > 0 {
+		tj.SharedWith = covering[0] + 1
+	}
+	if len(pieces) == 0 {
+		tj.Outcome = outcomeReturned
+		fmt.Fprintf(b, "== %s:%d — shown above with target %d\n", t.path, t.line, tj.SharedWith)
+		return tj
+	}
+	left := budget - b.Len() - inspectReserve*(n-i-1)
+	rows := newRows(sp, t)
+	var head strings.Builder
+	writeSpanHeader(&head, t, sp)
+	need := head.Len()
+	for _, p := range pieces {
+		need += rows.size(p[0], p[1]) + 60
+	}
+	if need <= left {
+		b.WriteString(head.String())
+		for k, p := range pieces {
+			if k == 0 && p[0] > sp.first || k > 0 {
+				from := sp.first
+				if k > 0 {
+					from = pieces[k-1][1] + 1
+				}
+				fmt.Fprintf(b, "   (lines %d–%d shown above)\n", from, p[0]-1)
+			}
+			rows.write(b, p[0], p[1])
+			shown[t.path] = append(shown[t.path], shownRange{p[0], p[1], i})
+		}
+		if last := pieces[len(pieces)-1][1]; last < sp.last {
+			fmt.Fprintf(b, "   (lines %d–%d shown above)\n", last+1, sp.last)
+		}
+		tj.Outcome, tj.Excerpt = outcomeReturned, rows.excerpt
+		return tj
+	}
+	// A window around the target line, with the declaration's header: a
+	// fair share of what is left when more targets follow, and at least
+	// minWindowBytes, else the target is deferred.
+	share := left
+	if rest := n - i; rest > 1 {
+		share = max(left/rest, min(left, minWindowBytes))
+	}
+	share -= head.Len() + 2*cursorNoteBytes
+	if sp.decl != nil {
+		share -= len(sp.decl.Signature) + 16
+	}
+	lo, hi := 1, 0
+	if share >= minWindowBytes/2 {
+		lo, hi = rows.window(sp.first, sp.last, t.line, share)
+	}
+	if lo > hi {
+		tj.Outcome = outcomeDeferred
+		tj.FirstLine, tj.LastLine = 0, 0
+		tj.Retry = t.retry
+		retry, _ := json.Marshal(t.retry)
+		fmt.Fprintf(b, "== %s:%d — deferred (the batch's 16 KiB budget is used up); retry: %s\n", t.path, t.line, retry)
+		if tok, err := newSourceCursor(env, root, t.path, sp.rev, sp.first, sp.last, false); err == nil && !sp.lossy {
+			tj.SourceCursor = tok
+			fmt.Fprintf(b, "   or continue lines %d–%d: {\"cursor\":%q}\n", sp.first, sp.last, tok)
+		}
+		return tj
+	}
+	b.WriteString(head.String())
+	if sp.decl != nil && lo > sp.decl.StartLine {
+		fmt.Fprintf(b, "   header: %s\n", sp.decl.Signature)
+	}
+	rows.write(b, lo, hi)
+	shown[t.path] = append(shown[t.path], shownRange{lo, hi, i})
+	tj.Outcome, tj.Excerpt = outcomeReturned, rows.excerpt
+	tj.FirstLine, tj.LastLine = lo, hi
+	tj.SourceCursorBefore = continuation(b, env, root, t.path, sp, sp.first, lo-1, true)
+	tj.SourceCursor = continuation(b, env, root, t.path, sp, hi+1, sp.last, false)
+	return tj
+}
+
+// cursorNoteBytes is what one continuation note may take.
+const cursorNoteBytes = 120
+
+// minWindowBytes is the smallest share of the budget a window around a
+// target is given; with less left, the target is deferred.
+const minWindowBytes = 1024
+
+// continuation writes the note for lines first..last not shown and returns
+// its cursor ("" when the range is empty or no cursor can be made).
+func continuation(b *strings.Builder, env Env, root, path string, sp *span, first, last int, back bool) string {
+	if first > last {
+		return ""
+	}
+	if sp.lossy {
+		fmt.Fprintf(b, "   … lines %d–%d not shown (budget; no continuation for a file that is not UTF-8)\n", first, last)
+		return ""
+	}
+	tok, err := newSourceCursor(env, root, path, sp.rev, first, last, back)
+	if err != nil {
+		fmt.Fprintf(b, "   … lines %d–%d not shown (budget; cursor unavailable: %v)\n", first, last, err)
+		return ""
+	}
+	dir := "after"
+	if back {
+		dir = "before"
+	}
+	fmt.Fprintf(b, "   … lines %d–%d (%s) not shown (budget); continue: {\"cursor\":%q}\n", first, last, dir, tok)
+	return tok
+}
+
+// uncovered returns the parts of first..last no shown range holds, and the
+// targets whose ranges overlap it.
+func uncovered(ranges []shownRange, first, last int) ([][2]int, []int) {
+	var cov []int
+	pieces := [][2]int{{first, last}}
+	for _, r := range ranges {
+		if r.last < first || r.first > last {
+			continue
+		}
+		cov = append(cov, r.target)
+		var next [][2]int
+		for _, p := range pieces {
+			if r.last < p[0] || r.first > p[1] {
+				next = append(next, p)
+				continue
+			}
+			if p[0] < r.first {
+				next = append(next, [2]int{p[0], r.first - 1})
+			}
+			if r.last < p[1] {
+				next = append(next, [2]int{r.last + 1, p[1]})
+			}
+		}
+		pieces = next
+	}
+	sort.Slice(pieces, func(i, j int) bool { return pieces[i][0] < pieces[j][0] })
+	return pieces, cov
 }
 
 func declJSON(dc *syntax.Decl) *DeclJSON {
@@ -305,26 +436,108 @@ func writeSpanHeader(b *strings.Builder, t inspectTarget, sp *span) {
 	}
 }
 
-// writeSource writes whole lines first..last as "N| text" while they fit in
-// budget bytes; it returns the last line written and how many were.
-func writeSource(b *strings.Builder, sp *span, first, last, budget int) (int, int) {
-	lineStart := lineOffsets(sp.data, first, last)
-	wrote := 0
-	end := first - 1
-	for n := first; n <= last; n++ {
-		i := n - first
-		text := sp.data[lineStart[i]:lineStart[i+1]]
-		text = bytes.TrimRight(text, "\n")
-		row := strconv.Itoa(n) + "| " + strings.ToValidUTF8(string(text), "\uFFFD") + "\n"
-		if len(row) > budget {
+// rows renders the source lines of a span as "N| text". A line longer
+// than maxSourceLineBytes is shown as an excerpt of MaxExcerptChars
+// characters: around the match on the target line, else its start, so
+// every row is bounded and a continuation always advances.
+type rows struct {
+	sp      *span
+	base    int   // first line of offs
+	offs    []int // byte offsets of lines base..sp.last+1
+	line    int   // the target line (0: none)
+	col     int   // byte column of the match on the target line, or -1
+	excerpt bool  // a row was excerpted
+}
+
+func newRows(sp *span, t inspectTarget) *rows {
+	return &rows{sp: sp, base: sp.first, offs: lineOffsets(sp.data, sp.first, sp.last), line: t.line, col: t.col}
+}
+
+// maxSourceLineBytes is the longest line inspect shows whole.
+const maxSourceLineBytes = 4 << 10
+
+func (r *rows) row(n int) (string, bool) {
+	i := n - r.base
+	text := bytes.TrimRight(r.sp.data[r.offs[i]:r.offs[i+1]], "\n")
+	if len(text) <= maxSourceLineBytes {
+		return strconv.Itoa(n) + "| " + strings.ToValidUTF8(string(text), "\uFFFD") + "\n", false
+	}
+	col := 0
+	if n == r.line && r.col >= 0 {
+		col = min(r.col, len(text))
+	}
+	return fmt.Sprintf("%d| (excerpt of a %d-byte line) %s\n", n, len(text), excerptAt(text, col)), true
+}
+
+func (r *rows) size(first, last int) int {
+	n := 0
+	for l := first; l <= last; l++ {
+		s, _ := r.row(l)
+		n += len(s)
+	}
+	return n
+}
+
+func (r *rows) write(b *strings.Builder, first, last int) {
+	for l := first; l <= last; l++ {
+		s, ex := r.row(l)
+		b.WriteString(s)
+		r.excerpt = r.excerpt || ex
+	}
+}
+
+// window grows a range of lines around line (within first..last) while it
+// fits in budget bytes, alternating below and above; it returns an empty
+// range (lo > hi) when the line itself does not fit.
+func (r *rows) window(first, last, line, budget int) (int, int) {
+	line = max(first, min(line, last))
+	s, _ := r.row(line)
+	if len(s) > budget {
+		return line, line - 1
+	}
+	lo, hi, used := line, line, len(s)
+	for lo > first || hi < last {
+		grew := false
+		if hi < last {
+			if s, _ := r.row(hi + 1); used+len(s) <= budget {
+				hi, used, grew = hi+1, used+len(s), true
+			}
+		}
+		if lo > first {
+			if s, _ := r.row(lo - 1); used+len(s) <= budget {
+				lo, used, grew = lo-1, used+len(s), true
+			}
+		}
+		if !grew {
 			break
 		}
-		b.WriteString(row)
-		budget -= len(row)
-		wrote++
-		end = n
 	}
-	return end, wrote
+	return lo, hi
+}
+
+// excerptAt gives MaxExcerptChars characters of text around byte col,
+// marked with "…" where cut.
+func excerptAt(text []byte, col int) string {
+	const keep = snapshot.MaxExcerptChars
+	lo := max(0, col-keep*4)
+	hi := min(len(text), col+keep*4)
+	for lo > 0 && !utf8.RuneStart(text[lo]) {
+		lo--
+	}
+	seg := text[lo:hi]
+	at := utf8.RuneCount(text[lo:col])
+	runes := []rune(strings.ToValidUTF8(string(seg), "\uFFFD"))
+	start := max(0, at-keep/4)
+	end := min(len(runes), start+keep)
+	start = max(0, end-keep)
+	out := string(runes[start:end])
+	if lo > 0 || start > 0 {
+		out = "…" + out
+	}
+	if hi < len(text) || end < len(runes) {
+		out += "…"
+	}
+	return out
 }
 
 // lineOffsets returns the byte offsets of lines first..last+1.
@@ -353,10 +566,10 @@ func lineOffsets(data []byte, first, last int) []int {
 	return out
 }
 
-// Source cursors continue an inspect range that did not fit. They are
-// cursors of a tiny snapshot that records the file's revision and the
-// remaining line range, so replaying one gives the same page and a changed
-// file is refused.
+// Source cursors continue an inspect range that did not fit, after the
+// lines shown (forward) or before them (back). They are cursors of a tiny
+// snapshot that records the file's revision and the remaining line range,
+// so replaying one gives the same page and a changed file is refused.
 const (
 	optKind  = "kind"
 	kindSrc  = "source"
@@ -364,26 +577,33 @@ const (
 	optFirst = "source.first"
 	optLast  = "source.last"
 	optRev   = "source.revision"
+	optBack  = "source.back"
 )
 
-func newSourceCursor(env Env, root, path string, rev revisions.Revision, first, last int) (string, error) {
+func newSourceCursor(env Env, root, path string, rev revisions.Revision, first, last int, back bool) (string, error) {
 	if env.Store == nil {
 		return "", errors.New("no snapshot store")
 	}
 	revJSON, _ := json.Marshal(rev)
-	snap := snapshot.NewBuilder().Build(snapshot.Meta{Root: root, Created: time.Now(), Options: map[string]string{
+	opts := map[string]string{
 		optKind: kindSrc, optPath: path, optFirst: strconv.Itoa(first), optLast: strconv.Itoa(last), optRev: string(revJSON),
-	}})
-	return env.Store.NewCursor(snap, snapshot.KindMatches, 0, snapshot.PathSelection{})
+	}
+	if back {
+		opts[optBack] = "true"
+	}
+	snap := snapshot.NewBuilder().Build(snapshot.Meta{Root: root, Created: time.Now(), Options: opts})
+	return env.Store.NewCursor(snap, snapshot.KindSource, 0, snapshot.PathSelection{})
 }
 
-// continueSource answers a source cursor: the next lines of the range.
+// continueSource answers a source cursor: the next lines of the range (the
+// last ones, for a cursor back), and a cursor for the rest.
 func continueSource(env Env, snap *snapshot.Snapshot) (*Answer, error) {
 	path := snap.Meta.Options[optPath]
-	first, _ := strconv.Atoi(snap.Meta.Options[optFirst])
-	last, _ := strconv.Atoi(snap.Meta.Options[optLast])
+	first, err1 := strconv.Atoi(snap.Meta.Options[optFirst])
+	last, err2 := strconv.Atoi(snap.Meta.Options[optLast])
+	back := snap.Meta.Options[optBack] == "true"
 	var rev revisions.Revision
-	if err := json.Unmarshal([]byte(snap.Meta.Options[optRev]), &rev); err != nil {
+	if err := json.Unmarshal([]byte(snap.Meta.Options[optRev]), &rev); err != nil || err1 != nil || err2 != nil || first < 1 || first > last {
 		return nil, &snapshot.Error{Code: snapshot.CodeUnavailable, Msg: "corrupt source cursor"}
 	}
 	root := snap.Meta.Root
@@ -391,24 +611,56 @@ func continueSource(env Env, snap *snapshot.Snapshot) (*Answer, error) {
 	if err != nil || st != revisions.Same {
 		return nil, &Error{Code: CodeSourceChanged, Msg: path + " changed since it was inspected; inspect it again"}
 	}
+	if n := bytes.Count(data, []byte("\n")) + 1; last > n {
+		return nil, &snapshot.Error{Code: snapshot.CodeUnavailable, Msg: "corrupt source cursor"}
+	}
 	sp := &span{first: first, last: last, data: data, rev: rev}
 	a := &Answer{}
 	d := &a.Details
 	d.Mode, d.Root, d.Status = ModeInspect, root, "complete"
 	var b strings.Builder
 	fmt.Fprintf(&b, "evgrep inspect (continued): %s lines %d–%d\n", path, first, last)
-	end, _ := writeSource(&b, sp, first, last, responseBudget-600)
-	tj := TargetJSON{Path: path, Line: first, Outcome: outcomeReturned, FirstLine: first, LastLine: end}
-	if end < last {
-		tok, err := newSourceCursor(env, root, path, rev, end+1, last)
-		if err == nil {
-			tj.SourceCursor = tok
-			fmt.Fprintf(&b, "   … lines %d–%d not shown (budget); continue: {\"cursor\":%q}\n", end+1, last, tok)
-		}
+	r := newRows(sp, inspectTarget{col: -1})
+	anchor := first
+	if back {
+		anchor = last
+	}
+	// The window grows from the end nearest the lines already shown; its
+	// rows are bounded, so it always holds at least one line.
+	lo, hi := r.windowFrom(first, last, anchor, responseBudget-600)
+	r.write(&b, lo, hi)
+	tj := TargetJSON{Path: path, Line: anchor, Outcome: outcomeReturned, FirstLine: lo, LastLine: hi, Excerpt: r.excerpt}
+	tj.SourceCursorBefore = continuation(&b, env, root, path, sp, first, lo-1, true)
+	tj.SourceCursor = continuation(&b, env, root, path, sp, hi+1, last, false)
+	if tj.SourceCursor != "" || tj.SourceCursorBefore != "" {
+		d.Status = "partial"
 	}
 	d.Targets = []TargetJSON{tj}
 	a.Text = b.String()
 	return a, nil
+}
+
+// windowFrom grows a range from anchor (first or last) toward the other
+// end while it fits in budget bytes; it always holds the anchor line.
+func (r *rows) windowFrom(first, last, anchor, budget int) (int, int) {
+	lo, hi := anchor, anchor
+	s, _ := r.row(anchor)
+	used := len(s)
+	for {
+		if anchor == first && hi < last {
+			if s, _ := r.row(hi + 1); used+len(s) <= budget {
+				hi, used = hi+1, used+len(s)
+				continue
+			}
+		}
+		if anchor == last && lo > first {
+			if s, _ := r.row(lo - 1); used+len(s) <= budget {
+				lo, used = lo-1, used+len(s)
+				continue
+			}
+		}
+		return lo, hi
+	}
 }
 
 // inspectRequest resolves the root of an inspect request and runs it: the
