@@ -22,6 +22,7 @@ import (
 
 	"github.com/evgrep/evgrep/internal/cli"
 	"github.com/evgrep/evgrep/internal/input"
+	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/internal/printer"
 	"github.com/evgrep/evgrep/internal/search"
 	"github.com/evgrep/evgrep/walker"
@@ -409,10 +410,54 @@ type filePrinter interface {
 	MatchCount() int64
 }
 
-// worker owns the per-goroutine state of a search.
-type worker struct {
-	implicit, explicit *search.Searcher
-	p                  filePrinter
+// printSink is a search worker's printer and its per-file bookkeeping.
+type printSink struct {
+	filePrinter
+	r        *run
+	searched *atomic.Bool
+}
+
+// Begin implements pipeline.Sink.
+func (p *printSink) Begin(e walker.Entry) (bool, bool) {
+	p.searched.Store(true)
+	r := p.r
+	if r.quit.Load() {
+		return false, false
+	}
+	if r.quitSearch.Load() {
+		// -q found a match: search no more, but let the walk report
+		// the remaining paths' errors as rg does.
+		return false, true
+	}
+	p.Reset(r.displayPath(e))
+	return true, true
+}
+
+// End implements pipeline.Sink.
+func (p *printSink) End(e walker.Entry, err error) bool {
+	r, cfg := p.r, p.r.cfg
+	if err != nil {
+		r.message("%s: %s", r.displayPath(e), err)
+		return !r.quit.Load()
+	}
+	hasMatch := p.MatchCount() > 0
+	if cfg.Summary == cli.SummaryPathWithoutMatch {
+		// rg 13 reports success when it printed a path.
+		hasMatch = !hasMatch
+	}
+	if hasMatch {
+		r.matched.Store(true)
+		if cfg.Quiet && !cfg.Stats {
+			r.quitSearch.Store(true)
+		}
+	}
+	if cfg.Stats {
+		r.statsMu.Lock()
+		r.stats.Add(p.Stats())
+		r.statsMu.Unlock()
+	}
+	r.emit(p.Bytes(), cfg.Output == cli.OutputStandard)
+	return !r.quit.Load()
 }
 
 func (r *run) search(wopts walker.Options, eng *engine) error {
@@ -445,64 +490,30 @@ func (r *run) search(wopts walker.Options, eng *engine) error {
 		}
 		return search.BinaryNone
 	}
-	pool := sync.Pool{New: func() any {
-		ic, ec := base, base
-		ic.Binary = mode(cfg.BinaryImplicit)
-		ec.Binary = mode(cfg.BinaryExplicit)
-		w := &worker{implicit: search.New(ic, eng), explicit: search.New(ec, eng)}
+	opts := &pipeline.Options{
+		Walk:   wopts,
+		Search: base,
+		Binary: pipeline.Binary{Implicit: mode(cfg.BinaryImplicit), Explicit: mode(cfg.BinaryExplicit)},
+		Input:  input.Options{SearchZip: cfg.SearchZip, Encoding: cfg.Encoding},
+		Mmap:   pipeline.MmapChoice(cfg.Paths, cfg.Mmap, cfg.Args.Has("no-mmap")),
+		Stdin:  r.stdin,
+	}
+	var searched atomic.Bool
+	err := pipeline.Run(cfg.Paths, opts, eng, func() pipeline.Sink {
+		ps := &printSink{r: r, searched: &searched}
 		switch cfg.Output {
 		case cli.OutputJSON:
-			w.p = printer.NewJSON(popts, eng)
+			ps.filePrinter = printer.NewJSON(popts, eng)
 		case cli.OutputSummary:
-			w.p = printer.NewSummary(popts, eng)
+			ps.filePrinter = printer.NewSummary(popts, eng)
 		default:
-			w.p = printer.NewStandard(popts, eng)
+			ps.filePrinter = printer.NewStandard(popts, eng)
 		}
-		return w
-	}}
-	useMmap := r.mmapChoice()
-	iopts := input.Options{SearchZip: cfg.SearchZip, Encoding: cfg.Encoding}
-	var searched atomic.Bool
-	walker.Walk(cfg.Paths, wopts, func(e walker.Entry) bool {
-		searched.Store(true)
-		if r.quit.Load() {
-			return false
-		}
-		if r.quitSearch.Load() {
-			// -q found a match: search no more, but let the walk report
-			// the remaining paths' errors as rg does.
-			return true
-		}
-		w := pool.Get().(*worker)
-		defer pool.Put(w)
-		s := w.implicit
-		if e.Explicit || e.Stdin {
-			s = w.explicit
-		}
-		w.p.Reset(r.displayPath(e))
-		if err := r.searchOne(s, w.p, e, useMmap, multiline, iopts); err != nil {
-			r.message("%s: %s", r.displayPath(e), err)
-			return !r.quit.Load()
-		}
-		hasMatch := w.p.MatchCount() > 0
-		if cfg.Summary == cli.SummaryPathWithoutMatch {
-			// rg 13 reports success when it printed a path.
-			hasMatch = !hasMatch
-		}
-		if hasMatch {
-			r.matched.Store(true)
-			if cfg.Quiet && !cfg.Stats {
-				r.quitSearch.Store(true)
-			}
-		}
-		if cfg.Stats {
-			r.statsMu.Lock()
-			r.stats.Add(w.p.Stats())
-			r.statsMu.Unlock()
-		}
-		r.emit(w.p.Bytes(), cfg.Output == cli.OutputStandard)
-		return !r.quit.Load()
+		return ps
 	})
+	if err != nil {
+		return err
+	}
 	if cfg.UsingDefaultPath && !searched.Load() {
 		r.message("No files were searched, which means ripgrep probably applied a filter you didn't expect.\nRunning with --debug will show why files are being skipped.")
 	}
@@ -517,96 +528,6 @@ func (r *run) search(wopts walker.Options, eng *engine) error {
 		}
 	}
 	return nil
-}
-
-// mmapChoice is rg's rule: --mmap, or at most 10 paths that are all files.
-func (r *run) mmapChoice() bool {
-	cfg := r.cfg
-	if cfg.Args.Has("no-mmap") {
-		return false
-	}
-	if cfg.Mmap {
-		return true
-	}
-	if len(cfg.Paths) > 10 {
-		return false
-	}
-	for _, p := range cfg.Paths {
-		st, err := os.Stat(p)
-		if err != nil || !st.Mode().IsRegular() {
-			return false
-		}
-	}
-	return true
-}
-
-// searchOne searches one entry with the reader path rg would take.
-func (r *run) searchOne(s *search.Searcher, p filePrinter, e walker.Entry, useMmap, multiline bool, iopts input.Options) error {
-	if e.Stdin {
-		rd := input.Wrap(r.stdin, iopts)
-		if multiline {
-			data, err := io.ReadAll(rd)
-			if err != nil {
-				return errors.New(input.OSErrorText(err))
-			}
-			return s.SearchSlice(data, p)
-		}
-		return s.SearchReader(rd, p)
-	}
-	zipped := iopts.SearchZip && input.CompressionFormat(e.Path) != ""
-	if (useMmap || multiline) && !zipped {
-		data, release, err := mapFile(e.Path)
-		if err != nil {
-			return err
-		}
-		if data != nil {
-			defer release()
-			if input.Raw(e.Path, data[:min(len(data), input.HeadLen)], iopts) {
-				return guardFault(func() error { return s.SearchSlice(data, p) })
-			}
-		} else if data, err = os.ReadFile(e.Path); err != nil {
-			return errors.New(input.OSErrorText(err))
-		} else if len(data) > 0 && input.Raw(e.Path, data[:min(len(data), input.HeadLen)], iopts) {
-			return s.SearchSlice(data, p)
-		}
-		if multiline {
-			rc, err := input.NewReader(strings.NewReader(string(data)), e.Path, iopts)
-			if err != nil {
-				return err
-			}
-			defer rc.Close()
-			dec, err := io.ReadAll(rc)
-			if err != nil {
-				return err
-			}
-			return s.SearchSlice(dec, p)
-		}
-	}
-	if !zipped {
-		// The common case: read the descriptor directly, decoding only
-		// when the head holds a BOM or a label asks for it.
-		var head [input.HeadLen]byte
-		f, err := openRaw(e.Path, head[:])
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if input.Raw(e.Path, f.head, iopts) {
-			return s.SearchReader(f, p)
-		}
-		rc, err := input.NewReader(f, e.Path, iopts)
-		if err != nil {
-			return err
-		}
-		defer rc.Close()
-		return s.SearchReader(rc, p)
-	}
-	rc, err := input.Open(e.Path, iopts)
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	return s.SearchReader(rc, p)
 }
 
 func isTTY(w io.Writer) bool {

@@ -1,4 +1,4 @@
-package app
+package pipeline
 
 import (
 	"errors"
@@ -20,15 +20,21 @@ func mapFile(path string) ([]byte, func(), error) {
 		return nil, nil, errors.New(input.OSErrorText(err))
 	}
 	defer f.Close()
+	data, release := mapOpen(f)
+	return data, release, nil
+}
+
+// mapOpen maps an open file as mapFile does; nil data when it cannot.
+func mapOpen(f *os.File) ([]byte, func()) {
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() || st.Size() == 0 || st.Size() != int64(int(st.Size())) {
-		return nil, nil, nil
+		return nil, nil
 	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		return nil, nil, nil
+		return nil, nil
 	}
-	return data, func() { _ = syscall.Munmap(data) }, nil
+	return data, func() { _ = syscall.Munmap(data) }
 }
 
 // guardFault runs fn with memory faults turned into panics and recovered:
