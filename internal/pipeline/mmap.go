@@ -1,13 +1,10 @@
 package pipeline
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
 	"syscall"
-
-	"github.com/evgrep/evgrep/internal/input"
 )
 
 // mapFile memory-maps a regular file read-only, as rg does for the few
@@ -17,7 +14,7 @@ import (
 func mapFile(path string) ([]byte, func(), error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, errors.New(input.OSErrorText(err))
+		return nil, nil, osErr(err)
 	}
 	defer f.Close()
 	data, release := mapOpen(f)

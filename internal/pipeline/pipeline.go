@@ -8,13 +8,13 @@ package pipeline
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"os"
 	"strings"
 	"sync"
 
 	"github.com/evgrep/evgrep/internal/input"
+	"github.com/evgrep/evgrep/internal/oserr"
 	"github.com/evgrep/evgrep/internal/search"
 	"github.com/evgrep/evgrep/walker"
 )
@@ -156,7 +156,7 @@ func (o *Options) searchOne(s *search.Searcher, p search.Sink, e walker.Entry) e
 		if multiline {
 			data, err := io.ReadAll(rd)
 			if err != nil {
-				return errors.New(input.OSErrorText(err))
+				return osErr(err)
 			}
 			return s.SearchSlice(data, p)
 		}
@@ -174,7 +174,7 @@ func (o *Options) searchOne(s *search.Searcher, p search.Sink, e walker.Entry) e
 				return guardFault(func() error { return s.SearchSlice(data, p) })
 			}
 		} else if data, err = os.ReadFile(e.Path); err != nil {
-			return errors.New(input.OSErrorText(err))
+			return osErr(err)
 		} else if len(data) > 0 && input.Raw(e.Path, data[:min(len(data), input.HeadLen)], iopts) {
 			return s.SearchSlice(data, p)
 		}
@@ -242,7 +242,7 @@ func (o *Options) searchOpened(s *search.Searcher, p search.Sink, op Opener, e w
 				return guardFault(func() error { return s.SearchSlice(data, p) })
 			}
 		} else if data, err = io.ReadAll(src); err != nil {
-			return errors.New(input.OSErrorText(err))
+			return osErr(err)
 		} else if len(data) > 0 && input.Raw(e.Path, data[:min(len(data), input.HeadLen)], iopts) {
 			return s.SearchSlice(data, p)
 		}
@@ -294,6 +294,11 @@ func guardRead(r io.Reader) (data []byte, err error) {
 	return data, err
 }
 
+// osErr keeps err as the cause of an error worded as rg words it.
+func osErr(err error) error {
+	return &oserr.Error{Err: err, Msg: input.OSErrorText(err)}
+}
+
 // noTap is the Tap of an Opener that returned none.
 type noTap struct{}
 
@@ -313,7 +318,7 @@ type headReader struct {
 func (h *headReader) fill() error {
 	n, err := h.r.Read(h.buf[:])
 	if err != nil && err != io.EOF {
-		return errors.New(input.OSErrorText(err))
+		return osErr(err)
 	}
 	h.head = h.buf[:n]
 	h.eof = err == io.EOF || n == 0
@@ -332,21 +337,7 @@ func (h *headReader) Read(p []byte) (int, error) {
 	}
 	n, err := h.r.Read(p)
 	if err != nil && err != io.EOF {
-		return n, errors.New(input.OSErrorText(err))
+		return n, osErr(err)
 	}
 	return n, err
-}
-
-// ReadFile reads at most limit bytes of an open file through tap (when not
-// nil), for the agent's inspect and outline views.
-func ReadFile(f *os.File, tap Tap, limit int64) ([]byte, error) {
-	var r io.Reader = f
-	if tap != nil {
-		r = tap.Reader(f)
-	}
-	data, err := io.ReadAll(io.LimitReader(r, limit))
-	if err != nil {
-		return data, errors.New(input.OSErrorText(err))
-	}
-	return data, nil
 }
