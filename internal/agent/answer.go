@@ -112,21 +112,6 @@ type ContextJSON struct {
 	Changed   bool     `json:"changed,omitempty"`
 }
 
-// Budgets of the rendered text.
-const (
-	// summaryTextBudget keeps a summary page readable in one glance (the
-	// issue's bound for a broad search is 8,000 characters).
-	summaryTextBudget = 7600
-	// responseBudget is the hard bound of one answer.
-	responseBudget = snapshot.MaxResponseBytes
-	// sampleFiles, sampleWindows and sampleLines shape summary samples.
-	sampleFiles   = 5
-	sampleWindows = 2
-	sampleLines   = 7
-	// sampleTextChars bounds one sample line.
-	sampleTextChars = 160
-)
-
 // Env is what Handle needs from its caller.
 type Env struct {
 	Store *snapshot.Store
@@ -273,7 +258,7 @@ func fitsOnePage(snap *snapshot.Snapshot, req *Request) bool {
 			size += len(formatLine(l, snapshot.MaxExcerptChars)) + (2*req.context()+1)*100*min(req.context(), 1)
 		}
 	}
-	return size <= responseBudget-1600
+	return size <= responseBudget-everythingReserve
 }
 
 func withLimit(req *Request, n int) *Request {
@@ -415,7 +400,7 @@ func renderSummary(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, of
 		for _, win := range sampleWindowsOf(lines) {
 			for _, l := range win {
 				row := formatLine(l, sampleTextChars)
-				if b.Len()+len(row)+400 > summaryTextBudget {
+				if b.Len()+len(row)+summaryRowReserve > summaryTextBudget {
 					break
 				}
 				b.WriteString(row)
@@ -471,7 +456,7 @@ func renderMatches(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, se
 	b.WriteString(statusLine(snap, sel))
 	writeRetry(&b, d)
 	ctx := req.context()
-	budget := responseBudget - b.Len() - 600
+	budget := responseBudget - b.Len() - matchesPageReserve
 	size := func(l snapshot.Line) int {
 		n := len(formatLine(l, snapshot.MaxExcerptChars))
 		if ctx > 0 {
