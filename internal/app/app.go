@@ -21,12 +21,11 @@ import (
 	"time"
 
 	"github.com/evgrep/evgrep/internal/cli"
-	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/internal/printer"
 	"github.com/evgrep/evgrep/internal/search"
+	"github.com/evgrep/evgrep/matcher"
 	"github.com/evgrep/evgrep/walker"
-	"github.com/evgrep/evgrep/walker/ignore"
 	"github.com/evgrep/evgrep/walker/types"
 )
 
@@ -151,7 +150,7 @@ func (r *run) main() int {
 	cfg := r.cfg
 	switch cfg.Command {
 	case cli.CmdTypeList:
-		b, err := r.typesBuilder()
+		b, err := types.FromFlags(cfg.Types)
 		if err != nil {
 			fmt.Fprintln(r.stderr, err)
 			return exitError
@@ -162,37 +161,35 @@ func (r *run) main() int {
 		return r.agent()
 	case cli.CmdMCP:
 		return r.mcp()
+	case cli.CmdSearchNever:
+		// rg searches nothing when no pattern can match (an empty -f file
+		// or -m0).
+		return exitNoMatch
 	}
-	if cfg.Command == cli.CmdOutline {
-		wopts, err := r.walkerOptions()
-		if err != nil {
+	var m *matcher.Matcher
+	if cfg.Command == cli.CmdSearch {
+		var err error
+		if m, err = matcher.Compile(cfg.Matcher); err != nil {
 			fmt.Fprintln(r.stderr, err)
 			return exitError
 		}
-		return r.outline(wopts)
 	}
-
-	wopts, err := r.walkerOptions()
+	wopts, err := r.walkOptions()
 	if err != nil {
 		fmt.Fprintln(r.stderr, err)
 		return exitError
 	}
 	switch cfg.Command {
+	case cli.CmdOutline:
+		return r.outline(wopts)
 	case cli.CmdFiles:
-		r.files(wopts)
-	case cli.CmdSearchNever:
-		// rg searches nothing when no pattern can match (an empty -f file
-		// or -m0).
+		err = r.files(wopts)
 	default:
-		eng, err := newEngine(cfg)
-		if err != nil {
-			fmt.Fprintln(r.stderr, err)
-			return exitError
-		}
-		if err := r.search(wopts, eng); err != nil {
-			fmt.Fprintln(r.stderr, err)
-			return exitError
-		}
+		err = r.search(wopts, m)
+	}
+	if err != nil {
+		fmt.Fprintln(r.stderr, err)
+		return exitError
 	}
 	if r.matched.Load() && (cfg.Quiet || !r.errored.Load()) {
 		return exitMatch
@@ -203,36 +200,13 @@ func (r *run) main() int {
 	return exitNoMatch
 }
 
-func (r *run) typesBuilder() (*types.Builder, error) {
+// walkOptions completes the walk's options with what only the process
+// knows: the compiled file types, the file stdout is redirected to, and
+// where problems are reported.
+func (r *run) walkOptions() (walker.Options, error) {
 	cfg := r.cfg
-	return types.FromFlags(types.Flags{Clear: cfg.TypeClear, Add: cfg.TypeAdd, Select: cfg.TypeSelect, Negate: cfg.TypeNegate})
-}
-
-func (r *run) walkerOptions() (walker.Options, error) {
-	cfg := r.cfg
-	o := walker.DefaultOptions()
-	o.Threads = cfg.Threads
-	o.Hidden = cfg.Hidden
-	o.NoIgnore = cfg.NoIgnore
-	o.NoIgnoreDot = cfg.NoIgnoreDot
-	o.NoIgnoreVCS = cfg.NoIgnoreVCS
-	o.NoIgnoreParent = cfg.NoIgnoreParent
-	o.NoIgnoreExclude = cfg.NoIgnoreExclude
-	o.NoIgnoreGlobal = cfg.NoIgnoreGlobal
-	o.NoIgnoreFiles = cfg.NoIgnoreFiles
-	o.RequireGit = !cfg.NoRequireGit
-	o.IgnoreFiles = cfg.IgnoreFiles
-	o.IgnoreCaseInsensitive = cfg.IgnoreFileCaseInsensitive
-	for _, g := range cfg.Globs {
-		o.Globs = append(o.Globs, ignore.OverrideGlob{Pattern: g.Pattern, CaseInsensitive: g.CaseInsensitive})
-	}
-	if len(o.Globs) > 0 {
-		cwd, _ := os.Getwd()
-		if _, err := ignore.NewOverride(cwd, o.Globs); err != nil {
-			return o, err
-		}
-	}
-	b, err := r.typesBuilder()
+	o := cfg.Pipeline.Walk
+	b, err := types.FromFlags(cfg.Types)
 	if err != nil {
 		return o, err
 	}
@@ -243,21 +217,6 @@ func (r *run) walkerOptions() (walker.Options, error) {
 	if !tm.Empty() {
 		o.Types = tm
 	}
-	o.Follow = cfg.Follow
-	o.MaxDepth = cfg.MaxDepth
-	o.MaxFilesize = cfg.MaxFilesize
-	o.OneFileSystem = cfg.OneFileSystem
-	switch cfg.Sort {
-	case "path":
-		o.Sort = walker.SortPath
-	case "modified":
-		o.Sort = walker.SortModified
-	case "accessed":
-		o.Sort = walker.SortAccessed
-	case "created":
-		o.Sort = walker.SortCreated
-	}
-	o.SortReverse = cfg.SortReverse
 	if cfg.Command != cli.CmdFiles {
 		if id, ok := walker.FileIDOf(os.Stdout); ok {
 			if st, err := os.Stdout.Stat(); err == nil && st.Mode().IsRegular() {
@@ -277,10 +236,10 @@ func (r *run) walkerOptions() (walker.Options, error) {
 }
 
 // files implements --files.
-func (r *run) files(wopts walker.Options) {
+func (r *run) files(wopts walker.Options) error {
 	cfg := r.cfg
-	popts := r.printerOptions()
-	walker.Walk(cfg.Paths, wopts, func(e walker.Entry) bool {
+	popts := &cfg.Printer
+	return pipeline.Files(cfg.Paths, wopts, func(e walker.Entry) bool {
 		if r.quit.Load() {
 			return false
 		}
@@ -293,7 +252,7 @@ func (r *run) files(wopts walker.Options) {
 		} else {
 			b = append(b, p...)
 		}
-		if cfg.NullPaths {
+		if popts.NullPath {
 			b = append(b, 0)
 		} else {
 			b = append(b, '\n')
@@ -332,8 +291,8 @@ func (r *run) emit(b []byte, separated bool) {
 	}
 	if separated && r.cfg.FileSeparatorOn && r.anyPrinted {
 		r.out.Write(r.cfg.FileSeparator)
-		if r.cfg.Threads == 1 {
-			r.out.Write(lineTerm(r.cfg))
+		if r.cfg.Pipeline.Walk.Threads == 1 {
+			r.out.Write(r.cfg.Printer.LineTerm)
 		} else {
 			r.out.WriteByte('\n')
 		}
@@ -343,62 +302,6 @@ func (r *run) emit(b []byte, separated bool) {
 		r.quit.Store(true)
 	}
 	r.anyPrinted = true
-}
-
-func lineTerm(cfg *cli.Config) []byte {
-	switch {
-	case cfg.NullData:
-		return []byte{0}
-	case cfg.CRLF:
-		return []byte("\r\n")
-	}
-	return []byte("\n")
-}
-
-func (r *run) printerOptions() *printer.Options {
-	cfg := r.cfg
-	colors, err := printer.ParseColors(cfg.Colors)
-	if err != nil {
-		colors = printer.DefaultColors()
-	}
-	o := &printer.Options{
-		Color:             cfg.Color,
-		Colors:            colors,
-		Heading:           cfg.Heading,
-		WithFilename:      cfg.WithFilename,
-		OnlyMatching:      cfg.OnlyMatching,
-		PerMatch:          cfg.Vimgrep,
-		Column:            cfg.Column,
-		ByteOffset:        cfg.ByteOffset,
-		Trim:              cfg.Trim,
-		Replacement:       cfg.Replace,
-		HasReplacement:    cfg.HasReplace,
-		MaxColumns:        cfg.MaxColumns,
-		MaxColumnsPreview: cfg.MaxColumnsPreview,
-		MaxCount:          cfg.MaxCount,
-		FieldMatchSep:     cfg.FieldMatchSep,
-		FieldContextSep:   cfg.FieldContextSep,
-		ContextSeparator:  cfg.ContextSeparator,
-		PathSeparator:     cfg.PathSeparator,
-		NullPath:          cfg.NullPaths,
-		Stats:             cfg.Stats,
-		LineTerm:          lineTerm(cfg),
-		IncludeZero:       cfg.IncludeZero,
-		UTF16Columns:      cfg.UTF16Columns,
-	}
-	switch cfg.Summary {
-	case cli.SummaryCount:
-		o.SummaryKind = printer.SummaryCount
-	case cli.SummaryCountMatches:
-		o.SummaryKind = printer.SummaryCountMatches
-	case cli.SummaryPathWithMatch:
-		o.SummaryKind = printer.SummaryPathWithMatch
-	case cli.SummaryPathWithoutMatch:
-		o.SummaryKind = printer.SummaryPathWithoutMatch
-	case cli.SummaryQuiet:
-		o.SummaryKind = printer.SummaryQuiet
-	}
-	return o
 }
 
 // filePrinter is the common face of the three printers.
@@ -441,17 +344,17 @@ func (p *printSink) End(e walker.Entry, err error) bool {
 		return !r.quit.Load()
 	}
 	hasMatch := p.MatchCount() > 0
-	if cfg.Summary == cli.SummaryPathWithoutMatch {
+	if cfg.Output == cli.OutputSummary && cfg.Printer.SummaryKind == printer.SummaryPathWithoutMatch {
 		// rg 13 reports success when it printed a path.
 		hasMatch = !hasMatch
 	}
 	if hasMatch {
 		r.matched.Store(true)
-		if cfg.Quiet && !cfg.Stats {
+		if cfg.Quiet && !cfg.Printer.Stats {
 			r.quitSearch.Store(true)
 		}
 	}
-	if cfg.Stats {
+	if cfg.Printer.Stats {
 		r.statsMu.Lock()
 		r.stats.Add(p.Stats())
 		r.statsMu.Unlock()
@@ -460,54 +363,26 @@ func (p *printSink) End(e walker.Entry, err error) bool {
 	return !r.quit.Load()
 }
 
-func (r *run) search(wopts walker.Options, eng *engine) error {
+func (r *run) search(wopts walker.Options, m *matcher.Matcher) error {
 	cfg := r.cfg
-	if _, err := printer.ParseColors(cfg.Colors); err != nil {
-		return err
+	if cfg.ColorError != nil {
+		return cfg.ColorError
 	}
-	popts := r.printerOptions()
-	multiline := cfg.Multiline && eng.canMatchTerm
-	base := search.Config{
-		LineTerm:    '\n',
-		CRLF:        cfg.CRLF,
-		Invert:      cfg.Invert,
-		Before:      cfg.BeforeContext,
-		After:       cfg.AfterContext,
-		Passthru:    cfg.Passthru,
-		LineNumbers: cfg.LineNumber,
-		Multiline:   multiline,
-		BOMPeek:     cfg.Encoding == "",
-	}
-	if cfg.NullData {
-		base.LineTerm = 0
-	}
-	mode := func(m cli.BinaryMode) search.BinaryMode {
-		switch m {
-		case cli.BinaryQuit:
-			return search.BinaryQuit
-		case cli.BinaryConvert:
-			return search.BinaryConvert
-		}
-		return search.BinaryNone
-	}
-	opts := &pipeline.Options{
-		Walk:   wopts,
-		Search: base,
-		Binary: pipeline.Binary{Implicit: mode(cfg.BinaryImplicit), Explicit: mode(cfg.BinaryExplicit)},
-		Input:  input.Options{SearchZip: cfg.SearchZip, Encoding: cfg.Encoding},
-		Mmap:   pipeline.MmapChoice(cfg.Paths, cfg.Mmap, cfg.Args.Has("no-mmap")),
-		Stdin:  r.stdin,
-	}
+	popts := &cfg.Printer
+	opts := cfg.Pipeline
+	opts.Walk = wopts
+	opts.Search.Multiline = opts.Search.Multiline && m.MatchesMayCross()
+	opts.Stdin = r.stdin
 	var searched atomic.Bool
-	err := pipeline.Run(cfg.Paths, opts, eng, func() pipeline.Sink {
+	err := pipeline.Run(cfg.Paths, &opts, m, func() pipeline.Sink {
 		ps := &printSink{r: r, searched: &searched}
 		switch cfg.Output {
 		case cli.OutputJSON:
-			ps.filePrinter = printer.NewJSON(popts, eng)
+			ps.filePrinter = printer.NewJSON(popts, m)
 		case cli.OutputSummary:
-			ps.filePrinter = printer.NewSummary(popts, eng)
+			ps.filePrinter = printer.NewSummary(popts, m)
 		default:
-			ps.filePrinter = printer.NewStandard(popts, eng)
+			ps.filePrinter = printer.NewStandard(popts, m)
 		}
 		return ps
 	})
@@ -517,13 +392,13 @@ func (r *run) search(wopts walker.Options, eng *engine) error {
 	if cfg.UsingDefaultPath && !searched.Load() {
 		r.message("No files were searched, which means ripgrep probably applied a filter you didn't expect.\nRunning with --debug will show why files are being skipped.")
 	}
-	if cfg.Stats {
+	if cfg.Printer.Stats {
 		r.outMu.Lock()
 		defer r.outMu.Unlock()
 		if cfg.Output == cli.OutputJSON || cfg.Args.Has("json") {
 			return printer.WriteJSONSummary(r.out, &r.stats, time.Since(r.start))
 		}
-		if cfg.Summary != cli.SummaryPathWithMatch && cfg.Summary != cli.SummaryPathWithoutMatch {
+		if k := cfg.Printer.SummaryKind; cfg.Output != cli.OutputSummary || (k != printer.SummaryPathWithMatch && k != printer.SummaryPathWithoutMatch) {
 			return printer.WriteStats(r.out, &r.stats, time.Since(r.start))
 		}
 	}

@@ -85,3 +85,9 @@ func ErrnoText(errno syscall.Errno) string {
 	}
 	return text + " (os error " + strconv.Itoa(int(errno)) + ")"
 }
+
+// Prefix is Wrap with "prefix: " before the text (a path, as rg prints
+// "PATH: No such file or directory (os error 2)").
+func Prefix(prefix string, err error) error {
+	return &Error{Err: err, Msg: prefix + ": " + Text(err)}
+}
