@@ -36,7 +36,9 @@ func TestOverrides(t *testing.T) {
 		{[]string{"-n", "-N", "x", "f"}, func(c *Config) any { return c.Pipeline.Search.LineNumbers }, false},
 		{[]string{"--column", "x", "f"}, func(c *Config) any { return c.Pipeline.Search.LineNumbers }, true},
 		{[]string{"-w", "-x", "x"}, func(c *Config) any { return [2]bool{c.Matcher.Word, c.Matcher.Line} }, [2]bool{false, true}},
-		{[]string{"-uuu", "x"}, func(c *Config) any { return [3]bool{c.Pipeline.Walk.NoIgnoreVCS, c.Pipeline.Walk.Hidden, c.Pipeline.Binary.Implicit == search.BinaryConvert} }, [3]bool{true, true, true}},
+		{[]string{"-uuu", "x"}, func(c *Config) any {
+			return [3]bool{c.Pipeline.Walk.NoIgnoreVCS, c.Pipeline.Walk.Hidden, c.Pipeline.Binary.Implicit == search.BinaryConvert}
+		}, [3]bool{true, true, true}},
 		{[]string{"-e", "-foo", "-e=bar", "path"}, func(c *Config) any { return c.Matcher.Patterns }, []string{"-foo", "bar"}},
 		{[]string{"-ebar", "--", "-notflag"}, func(c *Config) any { return c.Paths }, []string{"-notflag"}},
 		{[]string{"--files", "dir"}, func(c *Config) any { return c.Paths }, []string{"dir"}},
