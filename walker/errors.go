@@ -28,9 +28,9 @@ type PathError struct {
 // Error returns ripgrep's message.
 func (e *PathError) Error() string {
 	if e.Walkdir {
-		return e.Path + ": IO error for operation on " + e.Path + ": " + OSErrorText(e.Err)
+		return e.Path + ": IO error for operation on " + e.Path + ": " + oserr.Text(e.Err)
 	}
-	return e.Path + ": " + OSErrorText(e.Err)
+	return e.Path + ": " + oserr.Text(e.Err)
 }
 
 // Unwrap returns the underlying error.
@@ -66,7 +66,7 @@ type IgnoreFileError struct {
 func (e *IgnoreFileError) Error() string {
 	var errno syscall.Errno
 	if errors.As(e.Err, &errno) {
-		return e.Path + ": " + OSErrorText(e.Err)
+		return e.Path + ": " + oserr.Text(e.Err)
 	}
 	return e.Path + ": " + e.Err.Error()
 }
@@ -81,12 +81,6 @@ type errNotUTF8Line struct{ line int }
 func (e *errNotUTF8Line) Error() string {
 	return "line " + strconv.Itoa(e.line) + ": stream did not contain valid UTF-8"
 }
-
-// OSErrorText returns the text Rust's std::io::Error displays for err, as
-// ripgrep prints it: for an operating system error the C library's message
-// followed by " (os error N)", e.g. "Permission denied (os error 13)".
-// Other errors are returned as their Error text.
-func OSErrorText(err error) string { return oserr.Text(err) }
 
 // pathErr wraps err for path in a *PathError.
 func pathErr(path string, err error, walkdir bool) error {

@@ -683,8 +683,3 @@ func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
 }
-
-// String is for debugging.
-func (k OutputKind) String() string {
-	return [...]string{"standard", "summary", "json"}[k]
-}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -137,5 +139,21 @@ func TestUnsupported(t *testing.T) {
 	}
 	if _, err := Load([]string{"--pre", "", "x"}, Env{}); err != nil {
 		t.Errorf("an empty --pre disables preprocessing in rg: %v", err)
+	}
+}
+
+// TestPatternFileErrorKeepsCause checks rg's text for an unreadable -f file
+// and that the error still is the errno underneath.
+func TestPatternFileErrorKeepsCause(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope")
+	_, err := Load([]string{"-f", missing}, Env{})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if want := missing + ": No such file or directory (os error 2)"; err.Error() != want {
+		t.Errorf("text %q, want %q", err, want)
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("errors.Is(%v, fs.ErrNotExist) is false", err)
 	}
 }
