@@ -255,7 +255,7 @@ func fitsOnePage(snap *snapshot.Snapshot, req *Request) bool {
 	size := 0
 	for _, f := range snap.Files() {
 		for _, l := range snap.FileLines(f.Path) {
-			size += len(formatLine(l, snapshot.MaxExcerptChars)) + (2*req.context()+1)*100*min(req.context(), 1)
+			size += len(formatLine(l, snapshot.MaxExcerptChars)) + (2*req.context()+1)*contextLineEstimate*min(req.context(), 1)
 		}
 	}
 	return size <= responseBudget-everythingReserve
@@ -460,7 +460,7 @@ func renderMatches(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, se
 	size := func(l snapshot.Line) int {
 		n := len(formatLine(l, snapshot.MaxExcerptChars))
 		if ctx > 0 {
-			n += (2*ctx + 1) * 100
+			n += (2*ctx + 1) * contextLineEstimate
 		}
 		return n
 	}

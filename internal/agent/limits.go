@@ -30,6 +30,17 @@ const (
 	// files not shown.
 	outlineReserve = 400
 
+	// contextLineEstimate is the size reckoned for one context line
+	// before the lines are read.
+	contextLineEstimate = 100
+
+	// maxContext, defaultLimit, maxLimit and maxInspectBatch bound the
+	// request fields context, limit and targets.
+	maxContext      = 20
+	defaultLimit    = 20
+	maxLimit        = 100
+	maxInspectBatch = 5
+
 	// maxProblems bounds the per-path errors kept for an answer.
 	maxProblems = 5
 )

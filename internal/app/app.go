@@ -42,9 +42,6 @@ func versionText(argv0 string) string {
 	return "evgrep " + Version + " (ripgrep 13.0.0 compatible)\n"
 }
 
-// gcPercent is the GC target used unless GOGC is set.
-const gcPercent = 50
-
 // Exit codes, as rg.
 const (
 	exitMatch   = 0
@@ -97,7 +94,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	// search quietly with status 0 instead of killing the process.
 	signal.Ignore(syscall.SIGPIPE)
 	r := &run{cfg: cfg, stdin: stdin, stderr: stderr, rawOut: stdout, start: time.Now()}
-	bw := bufio.NewWriterSize(stdout, 64*1024)
+	bw := bufio.NewWriterSize(stdout, stdoutBufferSize)
 	r.out = bw
 	code := r.main()
 	err = bw.Flush()
