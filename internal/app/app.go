@@ -1,6 +1,8 @@
-// Package app is the glue between the command line and the engine packages:
-// it parses rg-compatible flags, runs the search pipeline (walker → readers
-// → matcher → printers) and maps errors to rg's exit codes.
+// Package app is the process around evgrep: it loads the configuration
+// (internal/cli), compiles the pattern, runs internal/pipeline with the rg
+// printers as its sinks and emits their output, dispatches --files,
+// --type-list, --outline, --agent and --mcp, and owns the process concerns
+// (GC target, profiling, SIGPIPE, buffered stdout, rg's exit codes).
 package app
 
 import (
