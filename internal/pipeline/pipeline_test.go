@@ -24,7 +24,6 @@ type recorder struct {
 	errs    map[string]error
 	path    string
 	begin   func(e walker.Entry)
-	opener  bool
 	tapped  map[string][]byte
 	current *bytes.Buffer
 }
