@@ -112,6 +112,21 @@ type ContextJSON struct {
 	Changed   bool     `json:"changed,omitempty"`
 }
 
+// Budgets of the rendered text.
+const (
+	// summaryTextBudget keeps a summary page readable in one glance (the
+	// issue's bound for a broad search is 8,000 characters).
+	summaryTextBudget = 7600
+	// responseBudget is the hard bound of one answer.
+	responseBudget = snapshot.MaxResponseBytes
+	// sampleFiles, sampleWindows and sampleLines shape summary samples.
+	sampleFiles   = 5
+	sampleWindows = 2
+	sampleLines   = 7
+	// sampleTextChars bounds one sample line.
+	sampleTextChars = 160
+)
+
 // Env is what Handle needs from its caller.
 type Env struct {
 	Store *snapshot.Store
@@ -255,7 +270,7 @@ func fitsOnePage(snap *snapshot.Snapshot, req *Request) bool {
 	size := 0
 	for _, f := range snap.Files() {
 		for _, l := range snap.FileLines(f.Path) {
-			size += len(formatLine(l, snapshot.MaxExcerptChars)) + (2*req.context()+1)*contextLineEstimate*min(req.context(), 1)
+			size += len(formatLine(l, snapshot.MaxExcerptChars)) + (2*req.context()+1)*100*min(req.context(), 1)
 		}
 	}
 	return size <= responseBudget-everythingReserve
@@ -456,11 +471,11 @@ func renderMatches(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, se
 	b.WriteString(statusLine(snap, sel))
 	writeRetry(&b, d)
 	ctx := req.context()
-	budget := responseBudget - b.Len() - matchesPageReserve
+	budget := responseBudget - b.Len() - 600
 	size := func(l snapshot.Line) int {
 		n := len(formatLine(l, snapshot.MaxExcerptChars))
 		if ctx > 0 {
-			n += (2*ctx + 1) * contextLineEstimate
+			n += (2*ctx + 1) * 100
 		}
 		return n
 	}

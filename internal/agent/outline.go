@@ -215,7 +215,7 @@ func outline(req *Request, env Env, root string) (*Answer, error) {
 		}
 	}
 	fmt.Fprintf(&b, "evgrep outline: %d files under %s, %d with declarations\n", len(outlines), root, parsed)
-	n := WriteOutlineText(&b, outlines, responseBudget-outlineReserve)
+	n := WriteOutlineText(&b, outlines, responseBudget-400)
 	if n < len(outlines) {
 		d.Status = "partial"
 		fmt.Fprintf(&b, "… %d more files not shown (16 KiB bound); narrow with paths.\n", len(outlines)-n)
