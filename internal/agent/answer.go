@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/evgrep/evgrep/internal/input"
+	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/revisions"
 	"github.com/evgrep/evgrep/snapshot"
 )
@@ -527,7 +529,7 @@ func writeContext(b *strings.Builder, d *Details, snap *snapshot.Snapshot, cache
 		if err != nil || st != revisions.Same {
 			src.changed = true
 		} else {
-			src.lines = bytes.SplitAfter(data, []byte("\n"))
+			src.lines = bytes.SplitAfter(pipeline.Decode(l.Path, data, input.Options{}), []byte("\n"))
 		}
 	}
 	if src.changed {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/evgrep/evgrep/snapshot"
 )
 
 // utf16Bytes encodes s as UTF-16 with a byte-order mark.
@@ -189,6 +191,27 @@ func TestAgentLinesLoseCR(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, lines) {
 			t.Errorf("%s: got %q, want %q", path, got, lines)
+		}
+	}
+}
+
+// TestContextLinesAreDecoded checks that context lines, read from disk
+// after the search, are decoded as the search read the file: a UTF-16 file
+// shows its text, not its raw bytes, and CRLF lines lose their "\r".
+func TestContextLinesAreDecoded(t *testing.T) {
+	root := tree(t, encodingTree())
+	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+	for path, want := range map[string][]string{
+		"utf16le.txt": {"hello world", "no match"},
+		"utf16be.txt": {"hello", "bye"},
+		"crlf.txt":    {"hello", "world"},
+	} {
+		a := ask(t, env, `{"pattern":"hello","mode":"matches","context":1,"paths":["`+path+`"]}`)
+		if len(a.Details.Context) == 0 {
+			t.Fatalf("%s: no context in %s", path, a.Text)
+		}
+		if got := a.Details.Context[0].Lines; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: context %q, want %q", path, got, want)
 		}
 	}
 }

@@ -341,3 +341,22 @@ func (h *headReader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// Decode returns raw, the bytes of the file at path as read from disk, the
+// way a search reads them: a byte-order mark stripped or transcoded, an -E
+// label applied (opts.SearchZip is ignored: raw is not decompressed). The
+// agent shows context lines from disk with it, so that they are the lines
+// the search numbered. A decoding error ends the text where it occurred.
+func Decode(path string, raw []byte, opts input.Options) []byte {
+	opts.SearchZip = false
+	if input.Raw(path, raw[:min(len(raw), input.HeadLen)], opts) {
+		return raw
+	}
+	rc, err := input.NewReader(bytes.NewReader(raw), path, opts)
+	if err != nil {
+		return raw
+	}
+	defer rc.Close()
+	dec, _ := io.ReadAll(rc)
+	return dec
+}

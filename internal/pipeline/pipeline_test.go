@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/internal/search"
 	"github.com/evgrep/evgrep/matcher"
 	"github.com/evgrep/evgrep/walker"
@@ -241,4 +242,19 @@ func equal(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// TestDecode checks that Decode gives the text a search reads.
+func TestDecode(t *testing.T) {
+	for _, tc := range []struct{ raw, want string }{
+		{utf16le, "hello\r\nbye\n"},
+		{"\xfe\xff\x00h\x00i", "hi"},
+		{"\xef\xbb\xbfhello\n", "hello\n"},
+		{"caf\xe9\n", "caf\xe9\n"},
+		{"", ""},
+	} {
+		if got := Decode("f.txt", []byte(tc.raw), input.Options{}); string(got) != tc.want {
+			t.Errorf("Decode(%q) = %q, want %q", tc.raw, got, tc.want)
+		}
+	}
 }
