@@ -2,11 +2,13 @@ package agent
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/evgrep/evgrep/internal/input"
@@ -27,9 +29,12 @@ type searchResult struct {
 // maxProblems bounds the per-path errors kept for an answer.
 const maxProblems = 5
 
+// ProgressEvery is how many searched files separate two Env.Progress calls.
+const ProgressEvery = 256
+
 // runSearch searches root (or its sub-paths) for the request's pattern and
 // builds the snapshot. Paths in the snapshot are relative to root.
-func runSearch(r *Request, root string, subPaths []string) (*searchResult, error) {
+func runSearch(r *Request, env Env, root string, subPaths []string) (*searchResult, error) {
 	mo := matcher.Options{Patterns: []string{r.Pattern}, Fixed: r.Literal, LineTerminator: '\n'}
 	if r.IgnoreCase {
 		mo.Case = matcher.Insensitive
@@ -78,7 +83,18 @@ func runSearch(r *Request, root string, subPaths []string) (*searchResult, error
 		c.s = search.New(cfg, m)
 		return c
 	}}
+	var searched atomic.Int64
+	cancelled := false
 	walker.Walk(roots, wo, func(e walker.Entry) bool {
+		if env.Cancelled != nil && env.Cancelled() {
+			mu.Lock()
+			cancelled = true
+			mu.Unlock()
+			return false
+		}
+		if n := searched.Add(1); env.Progress != nil && n%ProgressEvery == 0 {
+			defer env.Progress(int(n))
+		}
 		if e.Stdin {
 			return true
 		}
@@ -96,6 +112,9 @@ func runSearch(r *Request, root string, subPaths []string) (*searchResult, error
 		}
 		return true
 	})
+	if cancelled {
+		return nil, &Error{Code: CodeCancelled, Msg: fmt.Sprintf("the search was cancelled after %d files", searched.Load())}
+	}
 	res.snap = b.Build(snapshot.Meta{Root: root, Options: r.searchOptions(), Created: time.Now()})
 	return res, nil
 }
