@@ -142,6 +142,8 @@ type Config struct {
 	AgentRequest string
 	AgentFormat  string
 	MCPHTTP      string
+	// MCPAllowOrigins are the browser origins the MCP HTTP server serves.
+	MCPAllowOrigins []string
 }
 
 // Glob is one -g/--iglob argument with its case sensitivity resolved.
@@ -185,6 +187,7 @@ func Load(argv []string, env Env) (*Config, error) {
 	if a.Has("mcp") || a.Has("mcp-http") {
 		c.Command = CmdMCP
 		c.MCPHTTP, _ = a.Value("mcp-http")
+		c.MCPAllowOrigins = a.Values("mcp-allow-origin")
 		return c, nil
 	}
 

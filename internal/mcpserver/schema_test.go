@@ -22,13 +22,15 @@ type listedTool struct {
 
 func listedTools(t *testing.T) []listedTool {
 	t.Helper()
-	var r struct {
-		Tools []listedTool `json:"tools"`
-	}
-	if err := json.Unmarshal(toolList(), &r); err != nil {
+	b, err := json.Marshal(searchTool())
+	if err != nil {
 		t.Fatal(err)
 	}
-	return r.Tools
+	var tool listedTool
+	if err := json.Unmarshal(b, &tool); err != nil {
+		t.Fatal(err)
+	}
+	return []listedTool{tool}
 }
 
 // jsonFields returns the json names and jsonschema tags of struct t's fields.
