@@ -308,13 +308,8 @@ func batchRefusal(body []byte, version string) string {
 		version = "2025-03-26"
 	}
 	var batch []json.RawMessage
-	switch {
-	case version != "2024-11-05" && version != "2025-03-26":
-		return "invalid request: JSON-RPC batches are not part of MCP " + version + "; send one message a request"
-	case json.Unmarshal(b, &batch) != nil:
+	if json.Unmarshal(b, &batch) != nil {
 		return "" // not JSON: the SDK answers it
-	case len(batch) > maxBatch:
-		return fmt.Sprintf("invalid request: a batch holds at most %d messages (this one %d)", maxBatch, len(batch))
 	}
-	return ""
+	return refuseBatch(len(batch), version)
 }

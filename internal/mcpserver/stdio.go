@@ -23,13 +23,14 @@ func ServeStdio(in io.ReadCloser, out io.Writer, cwd string) error {
 }
 
 func (s *server) serveStdio(ctx context.Context, in io.ReadCloser, out io.Writer) error {
-	w := &lineWriter{w: out}
-	f := &framer{in: in, r: bufio.NewReaderSize(in, 64<<10), out: w}
+	f := &framer{in: in, r: bufio.NewReaderSize(in, 64<<10), open: map[string]bool{}}
+	w := &lineWriter{w: out, sent: f.answered}
+	f.out = w
+	f.cond = sync.NewCond(&f.mu)
 	ss, err := s.mcp.Connect(ctx, &mcp.IOTransport{Reader: f, Writer: w, MaxLineLength: maxMessageBytes + 1}, nil)
 	if err != nil {
 		return err
 	}
-	f.setSession(ss)
 	err = ss.Wait()
 	if werr := w.failed(); werr != nil {
 		return werr
@@ -44,11 +45,13 @@ func (s *server) serveStdio(ctx context.Context, in io.ReadCloser, out io.Writer
 }
 
 // lineWriter serialises whole writes to out (each is one message and its
-// newline) between the SDK and the framer, and remembers the first error.
+// newline) between the SDK and the framer, remembers the first error, and
+// tells sent the ids of the responses written (nil after a failure).
 type lineWriter struct {
-	mu  sync.Mutex
-	w   io.Writer
-	err error
+	mu   sync.Mutex
+	w    io.Writer
+	err  error
+	sent func(ids []string)
 }
 
 func (w *lineWriter) Write(p []byte) (int, error) {
@@ -60,8 +63,36 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 	n, err := w.w.Write(p)
 	if err != nil {
 		w.err = err
+		w.sent(nil)
+	} else {
+		w.sent(responseIDs(p))
 	}
 	return n, err
+}
+
+// responseIDs returns the ids of the responses in one written message (or
+// batch).
+func responseIDs(p []byte) []string {
+	type msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method *string         `json:"method"`
+	}
+	var ms []msg
+	if b := bytes.TrimSpace(p); len(b) > 0 && b[0] == '[' {
+		json.Unmarshal(b, &ms)
+	} else {
+		var m msg
+		if json.Unmarshal(b, &m) == nil {
+			ms = append(ms, m)
+		}
+	}
+	var ids []string
+	for _, m := range ms {
+		if m.Method == nil && len(m.ID) > 0 {
+			ids = append(ids, string(m.ID))
+		}
+	}
+	return ids
 }
 
 // Close implements io.Closer; the caller owns out.
@@ -92,14 +123,50 @@ type framer struct {
 	err     error  // the read error to return once pending is drained
 
 	mu      sync.Mutex
-	session *mcp.ServerSession
+	cond    *sync.Cond // on mu: open changed, or out failed
 	tooLong bool
+	// version is what the client's initialize asked for; the server
+	// answers it when it has it, and batches need one that it has.
+	version string
+	// open are the ids of the requests passed on and not answered yet: at
+	// the end of input the framer waits for their answers before the SDK
+	// sees the end (which would cancel them).
+	open   map[string]bool
+	failed bool
 }
 
-func (f *framer) setSession(ss *mcp.ServerSession) {
+// answered notes responses written (ids nil: out failed).
+func (f *framer) answered(ids []string) {
 	f.mu.Lock()
-	f.session = ss
-	f.mu.Unlock()
+	defer f.mu.Unlock()
+	if ids == nil {
+		f.failed = true
+	}
+	for _, id := range ids {
+		delete(f.open, id)
+	}
+	f.cond.Broadcast()
+}
+
+// passOn notes the requests of a line passed on to the SDK.
+func (f *framer) passOn(msgs ...jsonrpc.Message) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, m := range msgs {
+		if r, ok := m.(*jsonrpc.Request); ok && r.IsCall() {
+			id, _ := json.Marshal(r.ID.Raw())
+			f.open[string(id)] = true
+		}
+	}
+}
+
+// drain waits until every request passed on is answered, or out failed.
+func (f *framer) drain() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for len(f.open) > 0 && !f.failed {
+		f.cond.Wait()
+	}
 }
 
 // fatal returns errMessageTooLarge if that ended the session.
@@ -116,6 +183,7 @@ func (f *framer) fatal() error {
 func (f *framer) Read(p []byte) (int, error) {
 	for len(f.pending) == 0 {
 		if f.err != nil {
+			f.drain()
 			return 0, f.err
 		}
 		line, err := f.readLine()
@@ -165,46 +233,73 @@ func (f *framer) filter(line []byte) []byte {
 		return nil
 	}
 	if msg[0] == '[' {
-		if reason := f.batchRefusal(msg); reason != "" {
+		msgs, reason := f.batch(msg)
+		if reason != "" {
 			f.reply(nullID, jsonrpc.CodeInvalidRequest, reason)
 			return nil
 		}
+		f.passOn(msgs...)
 		return append(msg, '\n')
 	}
-	if _, err := jsonrpc.DecodeMessage(msg); err != nil {
+	m, err := jsonrpc.DecodeMessage(msg)
+	if err != nil {
 		f.reply(idOf(msg), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
 		return nil
 	}
+	var probe struct {
+		ID     json.RawMessage `json:"id"`
+		Params struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		} `json:"params"`
+	}
+	json.Unmarshal(msg, &probe)
+	if string(probe.ID) == "null" {
+		f.reply(nullID, jsonrpc.CodeInvalidRequest, "invalid request: an id is a string or a number, never null")
+		return nil
+	}
+	if r, ok := m.(*jsonrpc.Request); ok && r.Method == "initialize" {
+		f.mu.Lock()
+		f.version = probe.Params.ProtocolVersion
+		f.mu.Unlock()
+	}
+	f.passOn(m)
 	return append(msg, '\n')
 }
 
-// batchRefusal says why a batch is not passed on, "" when it is.
-func (f *framer) batchRefusal(msg []byte) string {
+// batch returns the messages of a batch to pass on, or why it is refused.
+func (f *framer) batch(msg []byte) ([]jsonrpc.Message, string) {
 	var batch []json.RawMessage
 	if err := json.Unmarshal(msg, &batch); err != nil {
-		return "invalid request: " + err.Error()
+		return nil, "invalid request: " + err.Error()
 	}
 	f.mu.Lock()
-	ss := f.session
+	version := f.version
 	f.mu.Unlock()
-	version := ""
-	if ss != nil {
-		if p := ss.InitializeParams(); p != nil {
-			version = p.ProtocolVersion
-		}
+	if reason := refuseBatch(len(batch), version); reason != "" {
+		return nil, reason
 	}
+	msgs := make([]jsonrpc.Message, 0, len(batch))
+	for _, m := range batch {
+		dm, err := jsonrpc.DecodeMessage(m)
+		if err != nil {
+			return nil, "invalid request in the batch: " + err.Error()
+		}
+		msgs = append(msgs, dm)
+	}
+	return msgs, ""
+}
+
+// refuseBatch says why a batch of n messages is refused in a session of
+// the given protocol version, "" when it is served: only 2024-11-05 and
+// 2025-03-26 have batches, and a batch holds 1 to maxBatch messages.
+func refuseBatch(n int, version string) string {
 	switch {
 	case version != "2024-11-05" && version != "2025-03-26":
-		return "invalid request: JSON-RPC batches are not part of this session's MCP protocol version; send one message a line"
-	case len(batch) == 0:
+		return "invalid request: JSON-RPC batches are not part of MCP " + version + " (none after 2025-03-26); send one message at a time"
+	case n == 0:
 		return "invalid request: empty batch"
-	case len(batch) > maxBatch:
-		return fmt.Sprintf("invalid request: a batch holds at most %d messages (this one %d)", maxBatch, len(batch))
-	}
-	for _, m := range batch {
-		if _, err := jsonrpc.DecodeMessage(m); err != nil {
-			return "invalid request in the batch: " + err.Error()
-		}
+	case n > maxBatch:
+		return fmt.Sprintf("invalid request: a batch holds at most %d messages (this one %d)", maxBatch, n)
 	}
 	return ""
 }
