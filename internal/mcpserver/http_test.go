@@ -320,11 +320,20 @@ func waitClosed(t *testing.T, h *httpHandler, id string) {
 
 // TestHTTPTimeouts: a client that stops sending its body, or leaves a
 // keep-alive connection idle, has its connection closed (the test's own
-// timeout only detects a hang).
+// timeout only detects a hang); an answer that takes longer than the read
+// timeout is still delivered.
 func TestHTTPTimeouts(t *testing.T) {
+	const timeout = 300 * time.Millisecond
 	h := newHTTPHandler(newServer(testTree(t)), Options{})
+	slow := h.srv.call
+	h.srv.call = func(data []byte, env agent.Env) *agent.Answer {
+		if strings.Contains(string(data), "slow") {
+			time.Sleep(3 * timeout)
+		}
+		return slow(data, env)
+	}
 	srv := httptest.NewUnstartedServer(h)
-	srv.Config = newHTTPServer(h, 300*time.Millisecond, 300*time.Millisecond)
+	srv.Config = newHTTPServer(h, timeout, timeout)
 	srv.Start()
 	defer srv.Close()
 	addr := strings.TrimPrefix(srv.URL, "http://")
@@ -359,6 +368,15 @@ func TestHTTPTimeouts(t *testing.T) {
 			t.Fatalf("initialize: %v %v", resp, err)
 		}
 		closed(t, c)
+	})
+	t.Run("long answer", func(t *testing.T) {
+		sid := initialize(t, srv.URL, "2025-06-18")
+		code, hd, body := post(t, srv.URL, "POST", toolCall(`{"pattern":"slow|needle"}`), sessionHeader, sid, protocolHeader, "2025-06-18")
+		ms := messages(t, hd, body)
+		if code != 200 || len(ms) == 0 {
+			t.Fatalf("slow call: %d %q", code, body)
+		}
+		checkReply(t, []byte(ms[len(ms)-1]), want{id: "7"})
 	})
 }
 
