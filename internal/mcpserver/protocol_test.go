@@ -195,6 +195,7 @@ func TestProtocol(t *testing.T) {
 		{name: "a response from the client", in: `{"jsonrpc":"2.0","id":9,"result":{}}`},
 		{name: "batch in 2025-06-18", in: "[" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "]", want: &want{id: "null", code: -32600}},
 		{name: "empty batch", version: "2025-03-26", in: `[]`, want: &want{id: "null", code: -32600}},
+		{name: "batch past the bound in 2025-03-26", version: "2025-03-26", in: "[" + strings.TrimSuffix(strings.Repeat(`{"jsonrpc":"2.0","id":2,"method":"ping"},`, maxBatch+1), ",") + "]", want: &want{id: "null", code: -32600}},
 		{name: "batch in 2025-03-26", version: "2025-03-26", in: "[" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "]", want: &want{id: "2", result: isEmptyObject}},
 		{name: "tools/call unknown field", in: toolCall(`{"pattern":"needle","bogus":1}`), want: &want{id: "7", result: agentError(agent.CodeInvalidRequest)}},
 		{name: "tools/call wrong type", in: toolCall(`{"pattern":"needle","limit":"ten"}`), want: &want{id: "7", result: agentError(agent.CodeInvalidRequest)}},

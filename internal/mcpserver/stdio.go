@@ -105,7 +105,7 @@ func (w *lineWriter) failed() error {
 }
 
 // errMessageTooLarge ends a stdio session whose line passes the cap.
-var errMessageTooLarge = fmt.Errorf("mcp: a message is longer than %d bytes (no newline within the limit): session ended", maxMessageBytes)
+var errMessageTooLarge = fmt.Errorf("evgrep: an MCP message is longer than %d bytes (no newline within the limit): session ended", maxMessageBytes)
 
 // framer is the reader the SDK reads stdin through. It reads one line at a
 // time, never holding more than maxMessageBytes of it, and answers itself
