@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -274,5 +275,33 @@ func TestProgressAndCancel(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("the cancelled search did not end")
+	}
+}
+
+// TestHTTPProgress: over streamable HTTP the progress notifications of a
+// call reach the SDK client too (on the call's own event stream).
+func TestHTTPProgress(t *testing.T) {
+	root := t.TempDir()
+	for i := 0; i < 3*agent.ProgressEvery; i++ {
+		os.WriteFile(filepath.Join(root, fmt.Sprintf("f%04d.txt", i)), []byte("needle\n"), 0o644)
+	}
+	srv := httptest.NewServer(Handler(root, Options{}))
+	defer srv.Close()
+	var got atomic.Int64
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { got.Add(1) },
+	})
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	params := &mcp.CallToolParams{Name: ToolName, Arguments: map[string]any{"pattern": "needle", "mode": "summary"}}
+	params.SetProgressToken(1)
+	if res, err := cs.CallTool(context.Background(), params); err != nil || res.IsError {
+		t.Fatalf("search: %+v %v", res, err)
+	}
+	if got.Load() == 0 {
+		t.Fatal("no progress notification over HTTP")
 	}
 }

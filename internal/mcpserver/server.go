@@ -46,7 +46,7 @@ type server struct {
 	budget int64
 
 	slots   chan struct{} // maxSearches
-	waiting atomic.Int64  // calls waiting for a slot
+	waiting atomic.Int64  // calls running or waiting for a slot
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
