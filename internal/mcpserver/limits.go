@@ -38,6 +38,11 @@ const (
 	maxSessions       = 64
 	sessionBusyWindow = 60 * time.Second
 
+	// stdioDrain is how long the end of stdin waits for the answers to
+	// the requests read before it (a script piping requests in gets them);
+	// past it the calls still running are cancelled and the session ends.
+	stdioDrain = 30 * time.Second
+
 	// sessionIdle is how long an HTTP session lives without a request.
 	sessionIdle = 10 * time.Minute
 

@@ -330,3 +330,35 @@ func TestStdioWriteError(t *testing.T) {
 	}
 	_ = fmt.Sprint()
 }
+
+// TestStdioEndCancels: at the end of stdin a call that does not end is
+// waited for at most the drain time, then cancelled (its walk sees
+// Cancelled), and ServeStdio returns.
+func TestStdioEndCancels(t *testing.T) {
+	s := newServer(t.TempDir())
+	s.drain = 100 * time.Millisecond
+	cancelled := make(chan struct{})
+	s.call = func(_ []byte, env agent.Env) *agent.Answer {
+		for !env.Cancelled() {
+			time.Sleep(time.Millisecond)
+		}
+		close(cancelled)
+		return &agent.Answer{Text: "cancelled", Failed: true}
+	}
+	in := strings.Join([]string{initLine("2025-06-18"), initializedLine, toolCall(`{"pattern":"x"}`)}, "\n")
+	done := make(chan error, 1)
+	go func() { done <- s.serveStdio(t.Context(), io.NopCloser(strings.NewReader(in)), io.Discard) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("ServeStdio: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("ServeStdio waits forever for a call that does not end")
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call was not cancelled")
+	}
+}

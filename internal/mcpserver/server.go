@@ -44,6 +44,8 @@ type server struct {
 	call func(data []byte, env agent.Env) *agent.Answer
 	// budget is the snapshot memory of all sessions (snapshotBudget).
 	budget int64
+	// drain is how long the end of stdin waits for answers (stdioDrain).
+	drain time.Duration
 
 	slots   chan struct{} // maxSearches
 	waiting atomic.Int64  // calls running or waiting for a slot
@@ -66,6 +68,7 @@ func newServer(cwd string) *server {
 		now:      time.Now,
 		call:     agent.HandleJSON,
 		budget:   snapshotBudget,
+		drain:    stdioDrain,
 		slots:    make(chan struct{}, maxSearches),
 		sessions: map[*mcp.ServerSession]*session{},
 	}

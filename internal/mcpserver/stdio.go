@@ -9,21 +9,23 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ServeStdio serves one session over the given streams: newline-delimited
-// JSON-RPC messages in, one reply per line out. It returns nil at the end
-// of in, and an error when a line exceeds maxMessageBytes (after telling
-// the client so) or out fails.
+// JSON-RPC messages in, one reply per line out. At the end of in it waits
+// for the answers to the requests read (at most stdioDrain, then cancels
+// the rest) and returns nil; it returns an error when a line exceeds
+// maxMessageBytes (after telling the client so) or out fails.
 func ServeStdio(in io.ReadCloser, out io.Writer, cwd string) error {
 	return newServer(cwd).serveStdio(context.Background(), in, out)
 }
 
 func (s *server) serveStdio(ctx context.Context, in io.ReadCloser, out io.Writer) error {
-	f := &framer{in: in, r: bufio.NewReaderSize(in, 64<<10), open: map[string]bool{}}
+	f := &framer{in: in, r: bufio.NewReaderSize(in, 64<<10), open: map[string]bool{}, wait: s.drain}
 	w := &lineWriter{w: out, sent: f.answered}
 	f.out = w
 	f.cond = sync.NewCond(&f.mu)
@@ -133,6 +135,8 @@ type framer struct {
 	// sees the end (which would cancel them).
 	open   map[string]bool
 	failed bool
+	wait   time.Duration // how long drain waits
+	gaveUp bool          // drain waited that long
 }
 
 // answered notes responses written (ids nil: out failed).
@@ -160,11 +164,19 @@ func (f *framer) passOn(msgs ...jsonrpc.Message) {
 	}
 }
 
-// drain waits until every request passed on is answered, or out failed.
+// drain waits until every request passed on is answered, out failed, or
+// f.wait has passed.
 func (f *framer) drain() {
+	timer := time.AfterFunc(f.wait, func() {
+		f.mu.Lock()
+		f.gaveUp = true
+		f.cond.Broadcast()
+		f.mu.Unlock()
+	})
+	defer timer.Stop()
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for len(f.open) > 0 && !f.failed {
+	for len(f.open) > 0 && !f.failed && !f.gaveUp {
 		f.cond.Wait()
 	}
 }
