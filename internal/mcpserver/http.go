@@ -125,7 +125,7 @@ func newHTTPHandler(srv *server, opts Options) *httpHandler {
 		h.origins[o] = true
 	}
 	h.sdk = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.mcp }, &mcp.StreamableHTTPOptions{
-		SessionTimeout:      sessionIdle,
+		SessionTimeout:      srv.idle,
 		MaxRequestBodyBytes: maxMessageBytes,
 	})
 	return h

@@ -397,3 +397,31 @@ func TestListenWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPIdleSession: a session unused for the idle time is closed (404
+// after), its snapshots with it; one in use is kept.
+func TestHTTPIdleSession(t *testing.T) {
+	s := newServer(testTree(t))
+	s.idle = 200 * time.Millisecond
+	h := newHTTPHandler(s, Options{})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	sid := initialize(t, srv.URL, "2025-06-18")
+	post(t, srv.URL, "POST", toolCall(`{"pattern":"needle"}`), sessionHeader, sid, protocolHeader, "2025-06-18")
+	waitClosed(t, h, sid)
+	if code, _, _ := post(t, srv.URL, "POST", pingBody, sessionHeader, sid, protocolHeader, "2025-06-18"); code != 404 {
+		t.Fatalf("idle session: %d, want 404", code)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for ctx.Err() == nil {
+		s.mu.Lock()
+		n := len(s.sessions)
+		s.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("the closed session's snapshots are still kept")
+}

@@ -46,6 +46,8 @@ type server struct {
 	budget int64
 	// drain is how long the end of stdin waits for answers (stdioDrain).
 	drain time.Duration
+	// idle is how long an HTTP session lives unused (sessionIdle).
+	idle time.Duration
 
 	slots   chan struct{} // maxSearches
 	waiting atomic.Int64  // calls running or waiting for a slot
@@ -69,6 +71,7 @@ func newServer(cwd string) *server {
 		call:     agent.HandleJSON,
 		budget:   snapshotBudget,
 		drain:    stdioDrain,
+		idle:     sessionIdle,
 		slots:    make(chan struct{}, maxSearches),
 		sessions: map[*mcp.ServerSession]*session{},
 	}
