@@ -63,8 +63,8 @@ func TestStdioMessageBound(t *testing.T) {
 	checkReply(t, bytes.TrimSpace(out.Bytes()), want{id: "null", code: -32600})
 }
 
-// TestPingWhileSearching: with 8 searches that do not end, ping is still
-// answered at once, at most maxSearches searches run at a time, and the
+// TestPingWhileSearching: with 8 searches that do not end (until the
+// test lets them), ping over stdio is still answered, at most maxSearches searches run at a time, and the
 // calls past maxSearches+maxQueuedSearches are refused as busy.
 func TestPingWhileSearching(t *testing.T) {
 	s := newServer(testTree(t))
@@ -78,7 +78,7 @@ func TestPingWhileSearching(t *testing.T) {
 		running.Add(-1)
 		return agent.HandleJSON(data, env)
 	}
-	cs := connect(t, s)
+	cs := connectStdio(t, s)
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(1)
@@ -134,6 +134,25 @@ func connect(t *testing.T, s *server, opts ...*mcp.ClientOptions) *mcp.ClientSes
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs
+}
+
+// connectStdio opens an SDK client session to s over stdio (two pipes
+// and the framer).
+func connectStdio(t *testing.T, s *server) *mcp.ClientSession {
+	t.Helper()
+	toServerR, toServerW := io.Pipe()
+	fromServerR, fromServerW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- s.serveStdio(context.Background(), toServerR, fromServerW)
+		fromServerW.Close()
+	}()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.IOTransport{Reader: fromServerR, Writer: toServerW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); <-done })
 	return cs
 }
 
