@@ -107,7 +107,7 @@ func TestPingWhileSearching(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: ToolName, Arguments: map[string]any{"pattern": "needle"}})
-	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "busy") {
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, codeBusy) || res.StructuredContent == nil {
 		t.Fatalf("call past the queue: %+v %v", res, err)
 	}
 	close(release)

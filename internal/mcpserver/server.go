@@ -101,8 +101,19 @@ func (s *server) session(ss *mcp.ServerSession) *session {
 	return st
 }
 
-// errBusy is the answer to a call past maxSearches + maxQueuedSearches.
-var errBusy = fmt.Sprintf("evgrep: server busy (%d searches running, %d waiting): retry later", maxSearches, maxQueuedSearches)
+// codeBusy is the error code of a call past maxSearches +
+// maxQueuedSearches.
+const codeBusy = "E_SERVER_BUSY"
+
+// busy is the answer to such a call, in the agent's error form.
+func busy() *mcp.CallToolResult {
+	msg := fmt.Sprintf("%d searches are running and %d waiting: retry later", maxSearches, maxQueuedSearches)
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: "evgrep error " + codeBusy + ": " + msg + "\n"}},
+		StructuredContent: agent.Details{Status: "error", Error: &agent.ErrorJSON{Code: codeBusy, Message: msg}},
+		IsError:           true,
+	}
+}
 
 // handle answers tools/call of the search tool. The walk stops when the
 // request is cancelled, and reports progress when the client gave a
@@ -122,7 +133,7 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 
 	if s.waiting.Add(1) > maxQueuedSearches+maxSearches {
 		s.waiting.Add(-1)
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: errBusy}}, IsError: true}, nil
+		return busy(), nil
 	}
 	select {
 	case s.slots <- struct{}{}:
