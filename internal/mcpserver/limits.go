@@ -55,3 +55,16 @@ const (
 	readTimeout       = 30 * time.Second
 	idleTimeout       = 2 * time.Minute
 )
+
+// maxDescriptionChars bounds the tool description (it is read on every
+// turn).
+const maxDescriptionChars = 1200
+
+// Bounds of agent.Request fields, stated in the input schema (the agent's
+// Validate enforces them; TestSchemaBounds checks that both agree).
+const (
+	maxLimit        = 100
+	maxContext      = 20
+	maxInspectBatch = 5
+	maxLine         = 1<<31 - 1
+)

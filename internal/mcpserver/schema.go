@@ -18,18 +18,6 @@ Which call when:
 - The code around matches: {mode:"inspect", cursor, matchIndices:[1-5 match numbers]}, or {mode:"inspect", path, line}, or {mode:"inspect", targets:[{path,line}, up to 5]}. It shows the whole enclosing declaration; a long one continues with the returned cursor.
 - The structure of files: {mode:"outline", path or paths}.`
 
-// maxDescriptionChars bounds toolDescription.
-const maxDescriptionChars = 1200
-
-// Bounds of agent.Request fields, stated in the input schema (the agent's
-// Validate enforces them; TestSchemaBounds checks that both agree).
-const (
-	maxLimit        = 100
-	maxContext      = 20
-	maxInspectBatch = 5
-	maxLine         = 1<<31 - 1
-)
-
 // modes are the values of agent.Request.Mode.
 var modes = []string{agent.ModeAuto, agent.ModeSummary, agent.ModeMatches, agent.ModeInspect, agent.ModeOutline}
 
