@@ -133,6 +133,13 @@ type Env struct {
 	Store *snapshot.Store
 	// Cwd is the directory a relative path field is resolved against.
 	Cwd string
+	// Cancelled, when set, is polled by a search walk before each file:
+	// once it reports true the walk stops and the answer is CodeCancelled.
+	Cancelled func() bool
+	// Progress, when set, is called by a search walk every ProgressEvery
+	// files with the number searched so far. It is called from several
+	// goroutines at once.
+	Progress func(files int)
 }
 
 // Handle answers one request. It never panics on bad input; failures are
@@ -209,7 +216,7 @@ func handle(req *Request, env Env) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := runSearch(req, root, subs)
+	res, err := runSearch(req, env, root, subs)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +226,7 @@ func handle(req *Request, env Env) (*Answer, error) {
 		// claiming there are none.
 		wide := *req
 		wide.Paths = nil
-		if full, err := runSearch(&wide, root, nil); err == nil {
+		if full, err := runSearch(&wide, env, root, nil); err == nil {
 			retry = &RetryJSON{Paths: subs, Lines: full.snap.Totals.Lines, Files: full.snap.Totals.Files}
 			if full.snap.Totals.Lines > 0 {
 				res = full

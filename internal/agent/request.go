@@ -71,6 +71,7 @@ const (
 	CodePathMissing    = "E_PATH_NOT_FOUND"
 	CodePattern        = "E_PATTERN_INVALID"
 	CodeSourceChanged  = "E_SOURCE_CHANGED"
+	CodeCancelled      = "E_CANCELLED"
 )
 
 // Error is an agent-facing failure with a stable code.
