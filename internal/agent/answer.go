@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/evgrep/evgrep/internal/input"
+	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/revisions"
 	"github.com/evgrep/evgrep/snapshot"
 )
@@ -136,6 +138,13 @@ type Env struct {
 	Store *snapshot.Store
 	// Cwd is the directory a relative path field is resolved against.
 	Cwd string
+	// Cancelled, when set, is polled by a search walk before each file:
+	// once it reports true the walk stops and the answer is CodeCancelled.
+	Cancelled func() bool
+	// Progress, when set, is called by a search walk every ProgressEvery
+	// files with the number searched so far. It is called from several
+	// goroutines at once.
+	Progress func(files int)
 }
 
 // Handle answers one request. It never panics on bad input; failures are
@@ -212,7 +221,7 @@ func handle(req *Request, env Env) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := runSearch(req, root, subs)
+	res, err := runSearch(req, env, root, subs)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +231,7 @@ func handle(req *Request, env Env) (*Answer, error) {
 		// claiming there are none.
 		wide := *req
 		wide.Paths = nil
-		if full, err := runSearch(&wide, root, nil); err == nil {
+		if full, err := runSearch(&wide, env, root, nil); err == nil {
 			retry = &RetryJSON{Paths: subs, Lines: full.snap.Totals.Lines, Files: full.snap.Totals.Files}
 			if full.snap.Totals.Lines > 0 {
 				res = full
@@ -277,7 +286,7 @@ func fitsOnePage(snap *snapshot.Snapshot, req *Request) bool {
 			size += len(formatLine(l, snapshot.MaxExcerptChars)) + (2*req.context()+1)*100*min(req.context(), 1)
 		}
 	}
-	return size <= responseBudget-1600
+	return size <= responseBudget-everythingReserve
 }
 
 func withLimit(req *Request, n int) *Request {
@@ -419,7 +428,7 @@ func renderSummary(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, of
 		for _, win := range sampleWindowsOf(lines) {
 			for _, l := range win {
 				row := formatLine(l, sampleTextChars)
-				if b.Len()+len(row)+400 > summaryTextBudget {
+				if b.Len()+len(row)+summaryRowReserve > summaryTextBudget {
 					break
 				}
 				b.WriteString(row)
@@ -563,7 +572,8 @@ func (cw *contextWriter) source(path string) *source {
 		src.changed = true
 		return src
 	}
-	src.lines = bytes.SplitAfter(data, []byte("\n"))
+	// Decoded as the search read the file, so line numbers agree.
+	src.lines = bytes.SplitAfter(pipeline.Decode(path, data, input.Options{}), []byte("\n"))
 	if n := len(src.lines); n > 0 && len(src.lines[n-1]) == 0 {
 		src.lines = src.lines[:n-1]
 	}

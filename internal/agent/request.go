@@ -55,14 +55,6 @@ func (s *StringList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Request bounds.
-const (
-	maxContext      = 20
-	defaultLimit    = 20
-	maxLimit        = 100
-	maxInspectBatch = 5
-)
-
 // Modes.
 const (
 	ModeAuto    = "auto"
@@ -79,6 +71,7 @@ const (
 	CodePathMissing    = "E_PATH_NOT_FOUND"
 	CodePattern        = "E_PATTERN_INVALID"
 	CodeSourceChanged  = "E_SOURCE_CHANGED"
+	CodeCancelled      = "E_CANCELLED"
 )
 
 // Error is an agent-facing failure with a stable code.
