@@ -44,6 +44,7 @@ type Details struct {
 	Context  []ContextJSON `json:"context,omitempty"`
 	Targets  []TargetJSON  `json:"targets,omitempty"`
 	Outlines []FileOutline `json:"outlines,omitempty"`
+	Budget   *BudgetJSON   `json:"budget,omitempty"`
 }
 
 // TotalsJSON are exact totals.
@@ -247,6 +248,13 @@ func handle(req *Request, env Env) (*Answer, error) {
 	}
 	mode := req.Mode
 	if mode == "" || mode == ModeAuto {
+		if req.Budget != "" && req.Limit == nil {
+			// The host's context budget shortens an implicit auto answer
+			// only (never an explicit limit, another mode or a cursor).
+			r := *req
+			r.budgetChars = budgetTokens(req.Budget) * charsPerToken
+			req = &r
+		}
 		mode = ModeSummary
 		if fitsOnePage(snap, req) {
 			mode = ModeMatches
@@ -265,7 +273,36 @@ func handle(req *Request, env Env) (*Answer, error) {
 	} else {
 		err = renderSummary(a, req, env, snap, 0)
 	}
+	if req.budgetChars > 0 {
+		addBudgetNote(a, req)
+	}
 	return a, err
+}
+
+// addBudgetNote states the budget the answer was kept to, after the status
+// line and in the details.
+func addBudgetNote(a *Answer, req *Request) {
+	tokens := budgetTokens(req.Budget)
+	a.Details.Budget = &BudgetJSON{Budget: req.Budget, Tokens: tokens, Chars: req.budgetChars}
+	note := fmt.Sprintf("Budget %s: this answer is kept within about %d tokens (%d characters); cursors and explicit limits page at full size.\n", req.Budget, tokens, req.budgetChars)
+	i := strings.IndexByte(a.Text, '\n') + 1
+	a.Text = a.Text[:i] + note + a.Text[i:]
+}
+
+// BudgetJSON states the context budget an answer was kept to.
+type BudgetJSON struct {
+	Budget string `json:"budget"`
+	Tokens int    `json:"tokens"`
+	Chars  int    `json:"chars"`
+}
+
+// textBudget is the bound of an answer's text: the response budget, or
+// the request's context budget when one applies, less reserve.
+func (r *Request) textBudget(full, reserve int) int {
+	if r.budgetChars > 0 {
+		return min(full, r.budgetChars-reserve)
+	}
+	return full
 }
 
 // fitsOnePage reports whether auto mode can answer with every match line:
@@ -286,7 +323,7 @@ func fitsOnePage(snap *snapshot.Snapshot, req *Request) bool {
 			size += len(formatLine(l, snapshot.MaxExcerptChars)) + (2*req.context()+1)*100*min(req.context(), 1)
 		}
 	}
-	return size <= responseBudget-everythingReserve
+	return size <= req.textBudget(responseBudget-everythingReserve, budgetReserve)
 }
 
 func withLimit(req *Request, n int) *Request {
@@ -402,6 +439,13 @@ func renderSummary(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, of
 	writeRetry(&b, d)
 	files, next, done := snap.SummaryPage(offset, snapshot.MaxSummaryFiles)
 	total := len(snap.Files())
+	textBudget := req.textBudget(summaryTextBudget, 0)
+	if req.budgetChars > 0 {
+		// Under a context budget, the file list takes at most half of it.
+		files = fitFiles(files, textBudget/2)
+		next = offset + len(files)
+		done = next >= total
+	}
 	if total == 0 {
 		b.WriteString("No matches.\n")
 	} else {
@@ -428,7 +472,7 @@ func renderSummary(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, of
 		for _, win := range sampleWindowsOf(lines) {
 			for _, l := range win {
 				row := formatLine(l, sampleTextChars)
-				if b.Len()+len(row)+summaryRowReserve > summaryTextBudget {
+				if b.Len()+len(row)+summaryRowReserve > textBudget {
 					break
 				}
 				b.WriteString(row)
@@ -449,6 +493,19 @@ func renderSummary(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, of
 	}
 	a.Text = b.String()
 	return nil
+}
+
+// fitFiles keeps the first files whose summary rows fit in n bytes (at
+// least one).
+func fitFiles(files []snapshot.File, n int) []snapshot.File {
+	used := 0
+	for i, f := range files {
+		used += len(f.Path) + 32
+		if i > 0 && used > n {
+			return files[:i]
+		}
+	}
+	return files
 }
 
 // sampleWindowsOf picks up to two windows of up to seven consecutive match
@@ -484,7 +541,7 @@ func renderMatches(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, se
 	b.WriteString(statusLine(snap, sel))
 	writeRetry(&b, d)
 	ctx := req.context()
-	budget := responseBudget - b.Len() - 600
+	budget := req.textBudget(responseBudget-600, budgetReserve) - b.Len()
 	// Each line is rendered when the page measures it, so the bound holds
 	// by the bytes written, context rows included.
 	cw := newContextWriter(snap, ctx)

@@ -205,3 +205,71 @@ func TestInspectContract(t *testing.T) {
 		t.Fatalf("no target deferred in a batch of 5 large functions:\n%s", a.Text)
 	}
 }
+
+// TestBudgetContract (issue 11, point 11): a host's context budget shortens
+// an implicit auto answer to about its tokens (characters/4) and says so;
+// an explicit limit, mode matches, inspect and cursors are not shortened.
+func TestBudgetContract(t *testing.T) {
+	files, _ := manyMatches(40)
+	root := tree(t, files)
+	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+	full := ask(t, env, `{"pattern":"needle"}`)
+	for _, c := range []struct {
+		budget string
+		chars  int
+	}{{"full", 8000}, {"tight", 4000}, {"critical", 2000}} {
+		a := ask(t, env, fmt.Sprintf(`{"pattern":"needle","budget":%q}`, c.budget))
+		if len(a.Text) > c.chars {
+			t.Errorf("budget %s: %d characters, want at most %d", c.budget, len(a.Text), c.chars)
+		}
+		if !strings.Contains(a.Text, "Budget "+c.budget) || !strings.Contains(a.Text, fmt.Sprint(c.chars/4)) {
+			t.Errorf("budget %s not stated in the text:\n%s", c.budget, a.Text)
+		}
+		raw, _ := json.Marshal(a.Details)
+		if !strings.Contains(string(raw), fmt.Sprintf(`"budget":{"budget":%q`, c.budget)) {
+			t.Errorf("budget %s not stated in the details: %s", c.budget, raw)
+		}
+		if a.Details.Totals.Lines != full.Details.Totals.Lines {
+			t.Errorf("budget %s changed the totals", c.budget)
+		}
+		// Paging the budgeted summary still reaches every file.
+		seen := map[string]bool{}
+		for p := a; ; {
+			for _, f := range p.Details.Files {
+				seen[f.Path] = true
+			}
+			if p.Details.Cursor == "" || p.Details.Mode != ModeSummary {
+				break
+			}
+			p = ask(t, env, fmt.Sprintf(`{"cursor":%q,"budget":%q}`, p.Details.Cursor, c.budget))
+		}
+		if len(seen) != 40 {
+			t.Errorf("budget %s: summary pages list %d files, want 40", c.budget, len(seen))
+		}
+	}
+	// Small results fit a tight budget whole.
+	a := ask(t, env, `{"pattern":"needle 3\\.1 ","budget":"critical"}`)
+	if a.Details.Mode != ModeMatches || len(a.Details.Matches) != 1 {
+		t.Errorf("a one-line result under a critical budget: %s", a.Text)
+	}
+	// Never applied to explicit limits, matches, inspect or cursors.
+	for _, req := range []string{
+		`{"pattern":"needle","limit":100,"budget":"critical"}`,
+		`{"pattern":"needle","mode":"matches","budget":"critical"}`,
+		`{"pattern":"needle","mode":"summary","budget":"critical"}`,
+	} {
+		a := ask(t, env, req)
+		var plain map[string]any
+		json.Unmarshal([]byte(req), &plain)
+		delete(plain, "budget")
+		raw, _ := json.Marshal(plain)
+		b := ask(t, env, string(raw))
+		raw, _ = json.Marshal(a.Details)
+		if strings.Contains(string(raw), `"budget":{`) || len(a.Text) != len(b.Text) || strings.Contains(a.Text, "Budget ") {
+			t.Errorf("%s: shortened (%d vs %d characters)", req, len(a.Text), len(b.Text))
+		}
+	}
+	if a := HandleJSON([]byte(`{"pattern":"x","budget":"huge"}`), env); !a.Failed || a.Details.Error.Code != CodeInvalidRequest {
+		t.Errorf("an unknown budget is accepted: %s", a.Text)
+	}
+}

@@ -25,3 +25,15 @@ const (
 
 // ProgressEvery is how many searched files separate two Env.Progress calls.
 const ProgressEvery = 256
+
+// Context budgets (Request.Budget) in estimated tokens; an answer's
+// characters are estimated as 4 per token.
+const (
+	budgetFullTokens     = 2000
+	budgetTightTokens    = 1000
+	budgetCriticalTokens = 500
+	charsPerToken        = 4
+	// budgetReserve is kept free of match lines, under a budget, for the
+	// status line, the budget note and the cursor.
+	budgetReserve = 600
+)

@@ -29,6 +29,45 @@ type Request struct {
 	MatchIndices []int      `json:"matchIndices,omitempty" jsonschema:"inspect: 1-5 match numbers (with cursor)"`
 	Targets      []Target   `json:"targets,omitempty" jsonschema:"inspect: 1-5 {path,line} targets"`
 	Cursor       string     `json:"cursor,omitempty" jsonschema:"cursor from a previous answer, to page on"`
+	Items        string     `json:"items,omitempty" jsonschema:"outline: all (default) or exports (the public surface only)"`
+	Budget       string     `json:"budget,omitempty" jsonschema:"the host's context budget: full (about 2000 tokens), tight (1000) or critical (500); shortens an implicit auto answer only"`
+
+	// budgetChars is the character budget of the answer when Budget
+	// applies (an implicit auto search), else 0.
+	budgetChars int
+}
+
+// Budget values (Request.Budget) and what each allows, in estimated
+// tokens (characters/4).
+const (
+	BudgetFull     = "full"
+	BudgetTight    = "tight"
+	BudgetCritical = "critical"
+)
+
+// Budgets lists the values of Request.Budget.
+func Budgets() []string { return []string{BudgetFull, BudgetTight, BudgetCritical} }
+
+// Items values (Request.Items, mode outline).
+const (
+	ItemsAll     = "all"
+	ItemsExports = "exports"
+)
+
+// ItemsValues lists the values of Request.Items.
+func ItemsValues() []string { return []string{ItemsAll, ItemsExports} }
+
+// budgetTokens is the estimated token budget of a Budget value.
+func budgetTokens(b string) int {
+	switch b {
+	case BudgetFull:
+		return budgetFullTokens
+	case BudgetTight:
+		return budgetTightTokens
+	case BudgetCritical:
+		return budgetCriticalTokens
+	}
+	return 0
 }
 
 // Target is one inspect target.
@@ -108,6 +147,17 @@ func (r *Request) Validate() error {
 	default:
 		return invalid("mode %q: expected auto, summary, matches, inspect or outline", r.Mode)
 	}
+	if r.Budget != "" && budgetTokens(r.Budget) == 0 {
+		return invalid("budget %q: expected full, tight or critical", r.Budget)
+	}
+	switch r.Items {
+	case "", ItemsAll, ItemsExports:
+		if r.Items != "" && r.Mode != ModeOutline {
+			return invalid("items applies to mode outline")
+		}
+	default:
+		return invalid("items %q: expected all or exports", r.Items)
+	}
 	if r.Context != nil && (*r.Context < 0 || *r.Context > maxContext) {
 		return invalid("context %d: expected 0-%d", *r.Context, maxContext)
 	}
@@ -120,7 +170,7 @@ func (r *Request) Validate() error {
 		return r.validateInspect()
 	case ModeOutline:
 		if r.Pattern != "" || r.Cursor != "" || inspectish || r.Limit != nil || r.Context != nil {
-			return invalid("mode outline takes path and paths (and hidden) only")
+			return invalid("mode outline takes path, paths, hidden, items and cursor only")
 		}
 		return nil
 	}
