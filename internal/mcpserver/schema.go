@@ -32,6 +32,8 @@ func searchTool() *mcp.Tool {
 		}
 	}
 	set("mode", "enum", modes)
+	set("budget", "enum", agent.Budgets())
+	set("items", "enum", agent.ItemsValues())
 	set("limit", "minimum", 1, "maximum", maxLimit)
 	set("context", "minimum", 0, "maximum", maxContext)
 	set("line", "minimum", 1, "maximum", maxLine)

@@ -223,6 +223,10 @@ func TestSchemaBounds(t *testing.T) {
 	}{
 		{`{"pattern":"x","mode":"matches"}`, true},
 		{`{"pattern":"x","mode":"grep"}`, false},
+		{`{"pattern":"x","budget":"critical"}`, true},
+		{`{"pattern":"x","budget":"huge"}`, false},
+		{`{"mode":"outline","items":"exports"}`, true},
+		{`{"mode":"outline","items":"public"}`, false},
 		{`{"pattern":"x","limit":1}`, true},
 		{`{"pattern":"x","limit":100}`, true},
 		{`{"pattern":"x","limit":0}`, false},
