@@ -2,7 +2,6 @@ package agent
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -112,7 +111,7 @@ type collector struct {
 }
 
 func (c *collector) searchFile(abs, rel string) error {
-	f, err := os.Open(abs)
+	f, err := openChecked(abs)
 	if err != nil {
 		return errors.New(input.OSErrorText(err))
 	}
@@ -156,28 +155,3 @@ func (c *collector) BinaryData(*search.Searcher, int64) (bool, error) { return t
 
 // Finish implements search.Sink.
 func (c *collector) Finish(*search.Searcher, *search.Finish) error { return nil }
-
-// forbiddenPrefixes are never read, after resolving symlinks: system
-// pseudo-filesystems and credential stores.
-func forbiddenPrefixes() []string {
-	out := []string{"/proc", "/sys", "/dev"}
-	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		for _, p := range []string{".ssh", ".aws", ".gnupg", ".config/gcloud", ".azure", ".kube", ".docker", ".netrc", ".git-credentials", ".password-store", ".pgpass", ".npmrc", ".pypirc", ".cargo/credentials", ".cargo/credentials.toml", ".config/gh"} {
-			out = append(out, filepath.Join(home, p))
-		}
-	}
-	return out
-}
-
-var forbiddenList = forbiddenPrefixes()
-
-// forbidden reports whether an absolute path (already resolved) is a .git
-// internal or lies in a forbidden place.
-func forbidden(path string) bool {
-	for _, p := range forbiddenList {
-		if path == p || strings.HasPrefix(path, p+"/") {
-			return true
-		}
-	}
-	return strings.Contains(path+"/", "/.git/")
-}

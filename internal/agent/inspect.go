@@ -24,6 +24,9 @@ const (
 	fallbackLines = 15
 	// inspectReserve is what one target's header and notes may take.
 	inspectReserve = 400
+	// inspectEchoBytes bounds a target's path or error echoed in its
+	// header line, so that a header fits inspectReserve.
+	inspectEchoBytes = 160
 )
 
 // Inspect outcomes.
@@ -123,7 +126,7 @@ func inspect(req *Request, env Env, root string) (*Answer, error) {
 	d.Mode, d.Root, d.Status = ModeInspect, root, "complete"
 	var b strings.Builder
 	budget := responseBudget - 200
-	fmt.Fprintf(&b, "evgrep inspect: %d target(s) under %s\n", len(targets), root)
+	fmt.Fprintf(&b, "evgrep inspect: %d target(s) under %s\n", len(targets), shorten(root, maxEchoBytes))
 	shown := map[string][][2]int{} // path → line ranges already shown
 	shownBy := map[string][]int{}  // path → index of the target that showed each range
 	for i, t := range targets {
@@ -131,7 +134,7 @@ func inspect(req *Request, env Env, root string) (*Answer, error) {
 		sp, err := resolveSpan(root, t)
 		if err != nil {
 			tj.Outcome, tj.Error = outcomeError, err.Error()
-			fmt.Fprintf(&b, "== %s:%d — error: %s\n", t.path, t.line, err)
+			fmt.Fprintf(&b, "== %s:%d — error: %s\n", shorten(t.path, inspectEchoBytes), t.line, shorten(err.Error(), inspectEchoBytes))
 			d.Targets = append(d.Targets, tj)
 			continue
 		}
@@ -144,7 +147,7 @@ func inspect(req *Request, env Env, root string) (*Answer, error) {
 		if j := overlapping(shown[t.path], sp.first, sp.last); j >= 0 {
 			tj.Outcome, tj.SharedWith = outcomeReturned, shownBy[t.path][j]+1
 			tj.FirstLine, tj.LastLine = sp.first, sp.last
-			fmt.Fprintf(&b, "== %s:%d — shown above with target %d\n", t.path, t.line, tj.SharedWith)
+			fmt.Fprintf(&b, "== %s:%d — shown above with target %d\n", shorten(t.path, inspectEchoBytes), t.line, tj.SharedWith)
 			d.Targets = append(d.Targets, tj)
 			continue
 		}
@@ -210,7 +213,10 @@ func resolveSpan(root string, t inspectTarget) (*span, error) {
 		return nil, errors.New("no such file")
 	}
 	if forbidden(real) {
-		return nil, errors.New("not inspected (system or credential store, or .git internals)")
+		return nil, errors.New("not inspected (system or credential store, or git internals)")
+	}
+	if err := refuseSpecial(real); err != nil {
+		return nil, errors.New("not inspected: " + err.(*Error).Msg)
 	}
 	var data []byte
 	var rev revisions.Revision
@@ -222,7 +228,7 @@ func resolveSpan(root string, t inspectTarget) (*span, error) {
 		}
 		rev = *t.rev
 	} else {
-		f, err := os.Open(real)
+		f, err := openChecked(real)
 		if err != nil {
 			return nil, errors.New(firstLine(err.Error()))
 		}
@@ -288,6 +294,7 @@ func resolveSpan(root string, t inspectTarget) (*span, error) {
 }
 
 func writeSpanHeader(b *strings.Builder, t inspectTarget, sp *span) {
+	t.path = shorten(t.path, inspectEchoBytes)
 	label := ""
 	if t.match > 0 {
 		label = fmt.Sprintf(" {match #%d}", t.match)
@@ -389,14 +396,14 @@ func continueSource(env Env, snap *snapshot.Snapshot) (*Answer, error) {
 	root := snap.Meta.Root
 	data, st, err := revisions.ReadVerified(filepath.Join(root, path), rev, snapshot.MaxInspectBytes)
 	if err != nil || st != revisions.Same {
-		return nil, &Error{Code: CodeSourceChanged, Msg: path + " changed since it was inspected; inspect it again"}
+		return nil, &Error{Code: CodeSourceChanged, Msg: shorten(path, maxEchoBytes) + " changed since it was inspected; inspect it again"}
 	}
 	sp := &span{first: first, last: last, data: data, rev: rev}
 	a := &Answer{}
 	d := &a.Details
 	d.Mode, d.Root, d.Status = ModeInspect, root, "complete"
 	var b strings.Builder
-	fmt.Fprintf(&b, "evgrep inspect (continued): %s lines %d–%d\n", path, first, last)
+	fmt.Fprintf(&b, "evgrep inspect (continued): %s lines %d–%d\n", shorten(path, maxEchoBytes), first, last)
 	end, _ := writeSource(&b, sp, first, last, responseBudget-600)
 	tj := TargetJSON{Path: path, Line: first, Outcome: outcomeReturned, FirstLine: first, LastLine: end}
 	if end < last {

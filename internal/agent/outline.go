@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -56,9 +55,18 @@ func outlineOne(root, p string) FileOutline {
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(root, p)
 	}
-	f, err := os.Open(abs)
+	f, err := openChecked(abs)
 	if err != nil {
-		fo.Note = "unreadable"
+		switch {
+		case errors.Is(err, errNotRegular):
+			fo.Note = "not a regular file; not read"
+		case errors.Is(err, errLinkNotFollowed):
+			fo.Note = "a symbolic link; not followed"
+		case errors.Is(err, errPathForbidden):
+			fo.Note = forbiddenMsg
+		default:
+			fo.Note = "unreadable"
+		}
 		return fo
 	}
 	data, err := io.ReadAll(io.LimitReader(f, snapshot.MaxInspectBytes+1))
