@@ -81,7 +81,7 @@ func runSearch(r *Request, root string, subPaths []string) (*searchResult, error
 		if e.Stdin {
 			return true
 		}
-		if forbidden(e.Path) {
+		if forbiddenFile(e.Path) {
 			return true
 		}
 		rel, err := filepath.Rel(root, e.Path)

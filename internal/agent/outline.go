@@ -55,6 +55,16 @@ func outlineOne(root, p string) FileOutline {
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(root, p)
 	}
+	// A path named by the caller may be a link (rg follows those); it is
+	// resolved and checked first, and openChecked refuses a link that
+	// appears after that.
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if forbidden(abs) {
+		fo.Note = forbiddenMsg
+		return fo
+	}
 	f, err := openChecked(abs)
 	if err != nil {
 		switch {
@@ -173,7 +183,7 @@ func ListFiles(root string, roots []string, opts walker.Options) []string {
 	var mu sync.Mutex
 	var files []string
 	walker.Walk(roots, opts, func(e walker.Entry) bool {
-		if e.Stdin || forbidden(e.Path) {
+		if e.Stdin || forbiddenFile(e.Path) {
 			return true
 		}
 		p := e.Path

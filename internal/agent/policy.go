@@ -65,20 +65,23 @@ const (
 	// for one HOME value; the list follows symlinks on disk, which may
 	// change under a long-running server.
 	policyTTL = 2 * time.Second
-	// gitDirTTL is how long the answer "is this folder a git store" is
-	// kept, and maxGitDirCache how many answers are kept at most.
-	gitDirTTL      = 2 * time.Second
-	maxGitDirCache = 1 << 14
+	// maxDirAnswers is how many folder answers one policy keeps.
+	maxDirAnswers = 1 << 14
 )
 
 // forbiddenMsg is what the agent says of a path it does not read.
 const forbiddenMsg = "is not read (system or credential store, or git internals)"
 
-// pathPolicy is the list of forbidden prefixes for one HOME value.
+// pathPolicy is the set of forbidden prefixes for one HOME value, with
+// the answers it gave for folders (a folder is forbidden when it, or an
+// ancestor, is a forbidden prefix or a git store); both live for policyTTL.
 type pathPolicy struct {
 	home     string
 	at       time.Time
-	prefixes []string
+	prefixes map[string]bool
+
+	mu   sync.Mutex
+	dirs map[string]bool
 }
 
 var policyCache struct {
@@ -96,7 +99,10 @@ func currentPolicy() *pathPolicy {
 	if p := policyCache.p; p != nil && p.home == home && now.Sub(p.at) < policyTTL {
 		return p
 	}
-	p := &pathPolicy{home: home, at: now, prefixes: forbiddenPrefixes(home)}
+	p := &pathPolicy{home: home, at: now, prefixes: map[string]bool{}, dirs: map[string]bool{}}
+	for _, f := range forbiddenPrefixes(home) {
+		p.prefixes[f] = true
+	}
 	policyCache.p = p
 	return p
 }
@@ -171,64 +177,53 @@ func resolveExisting(path string) string {
 // forbidden reports whether an absolute, resolved path is a credential
 // store, a system place, git internals, or lies inside one of them.
 func forbidden(path string) bool {
+	path, ok := cleanAbs(path)
+	return !ok || forbiddenFile(path) || isGitDir(path)
+}
+
+// forbiddenFile is forbidden for a path known not to be a folder (a walk's
+// entry, an opened regular file): it does not look for a git store in path
+// itself, which saves a stat per file.
+func forbiddenFile(path string) bool {
+	path, ok := cleanAbs(path)
+	if !ok || strings.Contains(path+"/", "/.git/") {
+		return true
+	}
+	p := currentPolicy()
+	return p.prefixes[path] || p.forbiddenDir(filepath.Dir(path))
+}
+
+// cleanAbs makes path absolute and clean; ok is false when it cannot.
+func cleanAbs(path string) (string, bool) {
 	if !filepath.IsAbs(path) {
 		abs, err := filepath.Abs(path)
 		if err != nil {
-			return true
+			return "", false
 		}
 		path = abs
 	}
-	path = filepath.Clean(path)
-	for _, p := range currentPolicy().prefixes {
-		if path == p || strings.HasPrefix(path, p+"/") {
-			return true
-		}
-	}
-	if strings.Contains(path+"/", "/.git/") {
-		return true
-	}
-	return inGitDir(path)
+	return filepath.Clean(path), true
 }
 
-// inGitDir reports whether path or one of its ancestors is a git store.
-func inGitDir(path string) bool {
-	for d := path; ; {
-		if cachedIsGitDir(d) {
-			return true
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return false
-		}
-		d = parent
+// forbiddenDir reports whether folder dir or one of its ancestors is a
+// forbidden prefix or a git store; answers are kept with the policy.
+func (p *pathPolicy) forbiddenDir(dir string) bool {
+	p.mu.Lock()
+	yes, ok := p.dirs[dir]
+	p.mu.Unlock()
+	if ok {
+		return yes
 	}
-}
-
-type gitDirAnswer struct {
-	yes bool
-	at  time.Time
-}
-
-var gitDirCache struct {
-	sync.Mutex
-	m map[string]gitDirAnswer
-}
-
-func cachedIsGitDir(dir string) bool {
-	now := time.Now()
-	gitDirCache.Lock()
-	a, ok := gitDirCache.m[dir]
-	gitDirCache.Unlock()
-	if ok && now.Sub(a.at) < gitDirTTL {
-		return a.yes
+	yes = p.prefixes[dir] || isGitDir(dir)
+	if parent := filepath.Dir(dir); !yes && parent != dir {
+		yes = p.forbiddenDir(parent)
 	}
-	yes := isGitDir(dir)
-	gitDirCache.Lock()
-	if gitDirCache.m == nil || len(gitDirCache.m) >= maxGitDirCache {
-		gitDirCache.m = map[string]gitDirAnswer{}
+	p.mu.Lock()
+	if len(p.dirs) >= maxDirAnswers {
+		clear(p.dirs)
 	}
-	gitDirCache.m[dir] = gitDirAnswer{yes: yes, at: now}
-	gitDirCache.Unlock()
+	p.dirs[dir] = yes
+	p.mu.Unlock()
 	return yes
 }
 
@@ -326,7 +321,7 @@ func openChecked(path string) (*os.File, error) {
 		f.Close()
 		return nil, err
 	}
-	if forbidden(real) {
+	if forbiddenFile(real) {
 		f.Close()
 		return nil, &fs.PathError{Op: "open", Path: path, Err: errPathForbidden}
 	}
