@@ -158,6 +158,24 @@ func shorten(s string, n int) string {
 	return fmt.Sprintf("%s…(%d bytes)…%s", head, len(s)-len(head)-len(tail), tail)
 }
 
+// shortenAll returns list with each string shortened to maxEchoBytes, in a
+// new slice when one changes (list may belong to a stored cursor).
+func shortenAll(list []string) []string {
+	var out []string
+	for i, s := range list {
+		if len(s) > maxEchoBytes && out == nil {
+			out = append([]string(nil), list...)
+		}
+		if out != nil {
+			out[i] = shorten(s, maxEchoBytes)
+		}
+	}
+	if out == nil {
+		return list
+	}
+	return out
+}
+
 // bound is the last guard of every answer: the text is at most
 // responseBudget bytes (cut at a line end, with a note), and the details
 // echo no path or pattern longer than maxEchoBytes.
@@ -165,16 +183,12 @@ func bound(a *Answer) *Answer {
 	d := &a.Details
 	d.Pattern = shorten(d.Pattern, maxEchoBytes)
 	d.Root = shorten(d.Root, maxEchoBytes)
-	for i := range d.Paths {
-		d.Paths[i] = shorten(d.Paths[i], maxEchoBytes)
-	}
-	for i := range d.Problems {
-		d.Problems[i] = shorten(d.Problems[i], maxEchoBytes)
-	}
+	d.Paths = shortenAll(d.Paths)
+	d.Problems = shortenAll(d.Problems)
 	if d.Retried != nil {
-		for i := range d.Retried.Paths {
-			d.Retried.Paths[i] = shorten(d.Retried.Paths[i], maxEchoBytes)
-		}
+		r := *d.Retried
+		r.Paths = shortenAll(r.Paths)
+		d.Retried = &r
 	}
 	for i := range d.Targets {
 		d.Targets[i].Path = shorten(d.Targets[i].Path, maxEchoBytes)
@@ -615,7 +629,16 @@ func writeContext(b *strings.Builder, d *Details, snap *snapshot.Snapshot, cache
 		src = &source{}
 		cache[l.Path] = src
 		f, _ := snap.File(l.Path)
-		data, st, err := revisions.ReadVerified(filepath.Join(snap.Meta.Root, l.Path), f.Revision, snapshot.MaxInspectBytes)
+		abs := filepath.Join(snap.Meta.Root, l.Path)
+		real, err := filepath.EvalSymlinks(abs)
+		if err == nil && forbidden(real) {
+			err = errPathForbidden // a snapshot from the state folder names it
+		}
+		var data []byte
+		st := revisions.Unknown
+		if err == nil {
+			data, st, err = revisions.ReadVerified(real, f.Revision, snapshot.MaxInspectBytes)
+		}
 		if err != nil || st != revisions.Same {
 			src.changed = true
 		} else {

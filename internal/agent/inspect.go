@@ -213,10 +213,10 @@ func resolveSpan(root string, t inspectTarget) (*span, error) {
 		return nil, errors.New("no such file")
 	}
 	if forbidden(real) {
-		return nil, errors.New("not inspected (system or credential store, or git internals)")
+		return nil, &Error{Code: CodePathForbidden, Msg: "not inspected: " + forbiddenMsg}
 	}
 	if err := refuseSpecial(real); err != nil {
-		return nil, errors.New("not inspected: " + err.(*Error).Msg)
+		return nil, err
 	}
 	var data []byte
 	var rev revisions.Revision
@@ -300,9 +300,9 @@ func writeSpanHeader(b *strings.Builder, t inspectTarget, sp *span) {
 		label = fmt.Sprintf(" {match #%d}", t.match)
 	}
 	if sp.decl != nil {
-		fmt.Fprintf(b, "== %s:%d%s → %s %s, lines %d–%d\n", t.path, t.line, label, sp.decl.Kind, sp.decl.Name, sp.decl.StartLine, sp.decl.EndLine)
+		fmt.Fprintf(b, "== %s:%d%s → %s %s, lines %d–%d\n", t.path, t.line, label, sp.decl.Kind, shorten(sp.decl.Name, inspectEchoBytes), sp.decl.StartLine, sp.decl.EndLine)
 		if h := sp.decl.Header; h != nil {
-			fmt.Fprintf(b, "   in %s %s (lines %d–%d): %s\n", h.Kind, h.Name, h.StartLine, h.EndLine, h.Signature)
+			fmt.Fprintf(b, "   in %s %s (lines %d–%d): %s\n", h.Kind, shorten(h.Name, inspectEchoBytes), h.StartLine, h.EndLine, h.Signature)
 		}
 	} else {
 		fmt.Fprintf(b, "== %s:%d%s → lines %d–%d (window: %s)\n", t.path, t.line, label, sp.first, sp.last, sp.fallback)
@@ -394,6 +394,9 @@ func continueSource(env Env, snap *snapshot.Snapshot) (*Answer, error) {
 		return nil, &snapshot.Error{Code: snapshot.CodeUnavailable, Msg: "corrupt source cursor"}
 	}
 	root := snap.Meta.Root
+	if real, err := filepath.EvalSymlinks(filepath.Join(root, path)); err == nil && forbidden(real) {
+		return nil, &Error{Code: CodePathForbidden, Msg: shorten(path, maxEchoBytes) + " " + forbiddenMsg}
+	}
 	data, st, err := revisions.ReadVerified(filepath.Join(root, path), rev, snapshot.MaxInspectBytes)
 	if err != nil || st != revisions.Same {
 		return nil, &Error{Code: CodeSourceChanged, Msg: shorten(path, maxEchoBytes) + " changed since it was inspected; inspect it again"}

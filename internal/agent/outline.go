@@ -227,15 +227,13 @@ func outline(req *Request, env Env, root string) (*Answer, error) {
 			parsed++
 		}
 	}
-	fmt.Fprintf(&b, "evgrep outline: %d files under %s, %d with declarations\n", len(outlines), root, parsed)
+	fmt.Fprintf(&b, "evgrep outline: %d files under %s, %d with declarations\n", len(outlines), shorten(root, maxEchoBytes), parsed)
 	n := WriteOutlineText(&b, outlines, responseBudget-400)
 	if n < len(outlines) {
 		d.Status = "partial"
 		fmt.Fprintf(&b, "… %d more files not shown (16 KiB bound); narrow with paths.\n", len(outlines)-n)
 	}
-	for _, fo := range outlines[:n] {
-		d.Outlines = append(d.Outlines, fo)
-	}
+	d.Outlines = append(d.Outlines, outlines[:n]...)
 	a.Text = b.String()
 	return a, nil
 }

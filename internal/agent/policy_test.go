@@ -206,7 +206,7 @@ func TestGitStoresByStructure(t *testing.T) {
 		}
 	}
 	a = ask(t, env, `{"mode":"inspect","targets":[{"path":"repo.git/description","line":1},{"path":"work/src.txt","line":1}]}`)
-	if tg := a.Details.Targets; len(tg) != 2 || tg[0].Outcome != outcomeError || tg[1].Outcome != outcomeReturned || strings.Contains(a.Text, "secret") {
+	if tg := a.Details.Targets; len(tg) != 2 || tg[0].Outcome != outcomeError || !strings.HasPrefix(tg[0].Error, CodePathForbidden) || tg[1].Outcome != outcomeReturned || strings.Contains(a.Text, "secret") {
 		t.Errorf("inspect of a bare store's file: %s", a.Text)
 	}
 }
@@ -297,7 +297,7 @@ func TestSpecialFilesNoHang(t *testing.T) {
 			}
 			if tc.perTarget {
 				tg := a.Details.Targets
-				if a.Failed || len(tg) != 2 || tg[0].Outcome != outcomeError || tg[1].Outcome != outcomeReturned {
+				if a.Failed || len(tg) != 2 || tg[0].Outcome != outcomeError || !strings.HasPrefix(tg[0].Error, CodePathForbidden) || tg[1].Outcome != outcomeReturned {
 					t.Errorf("%s: want a per-target error, got %s", tc.req, a.Text)
 				}
 				continue
