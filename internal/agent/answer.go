@@ -274,6 +274,14 @@ func handle(req *Request, env Env) (*Answer, error) {
 	if !filepath.IsAbs(rootArg) && env.Cwd != "" {
 		rootArg = filepath.Join(env.Cwd, rootArg)
 	}
+	if len(rootArg) > maxPathBytes {
+		return nil, &Error{Code: CodePathMissing, Msg: shorten(req.Path, maxEchoBytes) + ": file name too long"}
+	}
+	if abs, err := filepath.Abs(rootArg); err == nil && forbidden(resolveExisting(abs)) {
+		// Refused whether it exists or not: the answer tells nothing of
+		// what a credential store holds.
+		return nil, &Error{Code: CodePathForbidden, Msg: shorten(req.Path, maxEchoBytes) + " " + forbiddenMsg}
+	}
 	root, err := snapshot.NormalizeRoot(rootArg)
 	if err != nil {
 		return nil, &Error{Code: CodePathMissing, Msg: fmt.Sprintf("%s: %v", shorten(req.Path, maxEchoBytes), errors.Unwrap(err))}
@@ -416,6 +424,12 @@ func subPaths(root string, paths []string) ([]string, error) {
 		abs := p
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(root, p)
+		}
+		if len(abs) > maxPathBytes {
+			return nil, &Error{Code: CodePathMissing, Msg: shorten(p, maxEchoBytes) + ": file name too long"}
+		}
+		if forbidden(resolveExisting(abs)) {
+			return nil, &Error{Code: CodePathForbidden, Msg: shorten(p, maxEchoBytes) + " " + forbiddenMsg}
 		}
 		real, err := filepath.EvalSymlinks(abs)
 		if err != nil {

@@ -208,6 +208,9 @@ func resolveSpan(root string, t inspectTarget) (*span, error) {
 	if filepath.IsAbs(t.path) {
 		abs = t.path
 	}
+	if len(abs) > maxPathBytes {
+		return nil, errors.New("file name too long")
+	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		return nil, errors.New("no such file")

@@ -67,6 +67,9 @@ const (
 	policyTTL = 2 * time.Second
 	// maxDirAnswers is how many folder answers one policy keeps.
 	maxDirAnswers = 1 << 14
+	// maxPathBytes is the longest path the system opens (Linux PATH_MAX);
+	// a longer one is refused without looking at its components.
+	maxPathBytes = 4096
 )
 
 // forbiddenMsg is what the agent says of a path it does not read.
@@ -160,6 +163,9 @@ func forbiddenPrefixes(home string) []string {
 // path and appends the rest, so a credential store that does not exist yet
 // under a linked folder is still placed where it would be created.
 func resolveExisting(path string) string {
+	if len(path) > maxPathBytes {
+		return path
+	}
 	rest := ""
 	for p := path; ; {
 		if r, err := filepath.EvalSymlinks(p); err == nil {
@@ -193,8 +199,12 @@ func forbiddenFile(path string) bool {
 	return p.prefixes[path] || p.forbiddenDir(filepath.Dir(path))
 }
 
-// cleanAbs makes path absolute and clean; ok is false when it cannot.
+// cleanAbs makes path absolute and clean; ok is false when it cannot, or
+// when the path is too long to name a file at all.
 func cleanAbs(path string) (string, bool) {
+	if len(path) > maxPathBytes {
+		return "", false
+	}
 	if !filepath.IsAbs(path) {
 		abs, err := filepath.Abs(path)
 		if err != nil {
