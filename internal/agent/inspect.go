@@ -397,10 +397,17 @@ func continueSource(env Env, snap *snapshot.Snapshot) (*Answer, error) {
 		return nil, &snapshot.Error{Code: snapshot.CodeUnavailable, Msg: "corrupt source cursor"}
 	}
 	root := snap.Meta.Root
-	if real, err := filepath.EvalSymlinks(filepath.Join(root, path)); err == nil && forbidden(real) {
+	// The cursor's snapshot may come from the state folder: what it names
+	// is checked again.
+	real, err := filepath.EvalSymlinks(filepath.Join(root, path))
+	if err == nil && forbidden(real) {
 		return nil, &Error{Code: CodePathForbidden, Msg: shorten(path, maxEchoBytes) + " " + forbiddenMsg}
 	}
-	data, st, err := revisions.ReadVerified(filepath.Join(root, path), rev, snapshot.MaxInspectBytes)
+	var data []byte
+	st := revisions.Missing
+	if err == nil {
+		data, st, err = revisions.ReadVerified(real, rev, snapshot.MaxInspectBytes)
+	}
 	if err != nil || st != revisions.Same {
 		return nil, &Error{Code: CodeSourceChanged, Msg: shorten(path, maxEchoBytes) + " changed since it was inspected; inspect it again"}
 	}
