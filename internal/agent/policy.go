@@ -55,9 +55,14 @@ var credentialStores = []string{
 	".rediscli_history", ".irb_history", ".lesshst", ".viminfo",
 }
 
-// systemPrefixes are never read: pseudo-filesystems, devices and secret
-// mounts.
-var systemPrefixes = []string{"/proc", "/sys", "/dev", "/run/secrets", "/var/run/secrets"}
+// systemPrefixes are never read: pseudo-filesystems, devices, secret
+// mounts, and the system's own key stores (readable when the agent runs
+// as root).
+var systemPrefixes = []string{
+	"/proc", "/sys", "/dev", "/run/secrets", "/var/run/secrets",
+	"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-",
+	"/etc/ssh", "/etc/ssl/private", "/etc/krb5.keytab",
+}
 
 // Policy bounds.
 const (
