@@ -273,6 +273,7 @@ func TestSpecialFilesNoHang(t *testing.T) {
 			continue
 		}
 		rel := filepath.Base(special)
+		t.Logf("special file %s", rel)
 		for _, tc := range []struct {
 			req       string
 			perTarget bool // the answer does not fail (a batch: one target does)
