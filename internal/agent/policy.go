@@ -304,20 +304,27 @@ var (
 
 // openChecked opens path for reading without following a symlink in its
 // last component and without blocking (O_NONBLOCK), then checks the
-// opened file: it must be a regular file, and its real path (read back
-// from the descriptor, or resolved and compared by identity) must not be
-// forbidden. A file swapped for a symlink or a FIFO between the walk and
-// the open is therefore never read.
+// opened file: it must be a regular file, and its real path must not be
+// forbidden. The real path is path itself when openat2 could open it with
+// no symlink in any component (the common case, one syscall), else it is
+// read back from the descriptor, or resolved and compared by identity. A
+// file swapped for a symlink or a FIFO between the walk and the open is
+// therefore never read.
 func openChecked(path string) (*os.File, error) {
 	if err := preOpenCheck(path); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|openPolicyFlags, 0)
-	if err != nil {
-		if isLoop(err) {
-			return nil, &fs.PathError{Op: "open", Path: path, Err: errLinkNotFollowed}
+	f := openLinkFree(path)
+	linkFree := f != nil
+	if !linkFree {
+		var err error
+		f, err = os.OpenFile(path, os.O_RDONLY|openPolicyFlags, 0)
+		if err != nil {
+			if isLoop(err) {
+				return nil, &fs.PathError{Op: "open", Path: path, Err: errLinkNotFollowed}
+			}
+			return nil, err
 		}
-		return nil, err
 	}
 	fi, err := f.Stat()
 	if err != nil {
@@ -331,10 +338,12 @@ func openChecked(path string) (*os.File, error) {
 		}
 		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%s, %w", k, errNotRegular)}
 	}
-	real, err := openedPath(f, fi, path)
-	if err != nil {
-		f.Close()
-		return nil, err
+	real, ok := cleanAbs(path)
+	if !linkFree || !ok {
+		if real, err = openedPath(f, fi, path); err != nil {
+			f.Close()
+			return nil, err
+		}
 	}
 	if forbiddenFile(real) {
 		f.Close()
