@@ -145,7 +145,7 @@ func (r *Request) Validate() error {
 	switch r.Mode {
 	case "", ModeAuto, ModeSummary, ModeMatches, ModeInspect, ModeOutline:
 	default:
-		return invalid("mode %q: expected auto, summary, matches, inspect or outline", r.Mode)
+		return invalid("mode %q: expected auto, summary, matches, inspect or outline", shorten(r.Mode, 64))
 	}
 	if r.Budget != "" && budgetTokens(r.Budget) == 0 {
 		return invalid("budget %q: expected full, tight or critical", r.Budget)
