@@ -22,12 +22,12 @@ import (
 // grammars holds the rules of every language with a parser.
 var grammars = map[Language]*grammar{
 	Go: {
-		get: golang.GetLanguage, classify: goDecl, wraps: goWraps,
+		get: golang.GetLanguage, classify: goDecl, wraps: goWraps, exported: goExported,
 		attach: set("comment"),
 		skip:   set("block", "func_literal", "parameter_list", "field_declaration_list", "literal_value"),
 	},
 	Python: {
-		get: python.GetLanguage, classify: pyDecl, wraps: pyWraps,
+		get: python.GetLanguage, classify: pyDecl, wraps: pyWraps, exported: pyExported,
 		attach:     set("comment"),
 		decoration: set("decorator", "comment"),
 		descend: set("module", "block", "class_definition", "function_definition", "decorated_definition",
@@ -36,7 +36,7 @@ var grammars = map[Language]*grammar{
 			"match_statement", "case_clause"),
 	},
 	Rust: {
-		get: rust.GetLanguage, classify: rustDecl, wraps: never,
+		get: rust.GetLanguage, classify: rustDecl, wraps: never, exported: rustExported,
 		attach:     set("line_comment", "block_comment", "attribute_item"),
 		decoration: set("attribute_item", "line_comment", "block_comment"),
 		skip:       set("token_tree", "macro_rule", "string_literal", "raw_string_literal", "field_declaration_list", "enum_variant_list", "parameters"),
@@ -45,7 +45,7 @@ var grammars = map[Language]*grammar{
 	TypeScript: jsGrammar(typescript.GetLanguage),
 	TSX:        jsGrammar(tsx.GetLanguage),
 	Java: {
-		get: java.GetLanguage, classify: javaDecl, wraps: never,
+		get: java.GetLanguage, classify: javaDecl, wraps: never, exported: javaExported,
 		attach:     set("line_comment", "block_comment"),
 		decoration: set("annotation", "marker_annotation", "line_comment", "block_comment"),
 		skip:       set("block", "constructor_body", "formal_parameters", "field_declaration"),
@@ -53,7 +53,7 @@ var grammars = map[Language]*grammar{
 	C:   cGrammar(c.GetLanguage),
 	Cpp: cGrammar(cpp.GetLanguage),
 	Ruby: {
-		get: ruby.GetLanguage, classify: rubyDecl, wraps: never,
+		get: ruby.GetLanguage, classify: rubyDecl, wraps: never, exported: rubyExported,
 		attach: set("comment"),
 		skip:   set("string", "heredoc_body", "array", "hash", "method_parameters"),
 	},
@@ -185,6 +185,9 @@ func pyDecl(b *builder, n *sitter.Node, typ string, parent int) (found, bool) {
 			return found{}, false
 		}
 		name := b.text(left)
+		if name == "__all__" {
+			b.onlyNames = pyAllNames(b, field(a, "right"))
+		}
 		kind := "var"
 		if isUpperName(name) {
 			kind = "const"
@@ -260,7 +263,7 @@ func rustDecl(b *builder, n *sitter.Node, typ string, parent int) (found, bool) 
 
 func jsGrammar(get func() *sitter.Language) *grammar {
 	return &grammar{
-		get: get, classify: jsDecl, wraps: jsWraps,
+		get: get, classify: jsDecl, wraps: jsWraps, exported: jsExported,
 		attach:     set("comment", "decorator"),
 		decoration: set("decorator", "comment"),
 		skip: set("string", "template_string", "regex", "formal_parameters", "type_annotation",
@@ -342,6 +345,7 @@ func jsDecl(b *builder, n *sitter.Node, typ string, parent int) (found, bool) {
 		// export default <expression>
 		v := field(n, "value")
 		if v == nil {
+			jsExportList(b, n)
 			return found{}, false
 		}
 		if bs, ok := jsFunctionValue(b, v); ok {
@@ -405,7 +409,7 @@ func javaDecl(b *builder, n *sitter.Node, typ string, parent int) (found, bool) 
 
 func cGrammar(get func() *sitter.Language) *grammar {
 	return &grammar{
-		get: get, classify: cDecl, wraps: cWraps,
+		get: get, classify: cDecl, wraps: cWraps, exported: cExported,
 		attach:     set("comment"),
 		decoration: set("comment", "attribute_declaration"),
 		skip: set("compound_statement", "parameter_list", "enumerator_list", "initializer_list",
@@ -599,4 +603,183 @@ func rubyBody(b *builder, n *sitter.Node) int {
 		return start(body)
 	}
 	return -1
+}
+
+// --- Public surface (Decl.Exported) ---
+
+// isCapitalised: a Go exported identifier.
+func isCapitalised(name string) bool {
+	for _, r := range name {
+		return unicode.IsUpper(r)
+	}
+	return false
+}
+
+func goExported(b *builder, n, outer *sitter.Node, f found, parent int, pre []byte) bool {
+	for _, name := range strings.Split(f.name, ", ") {
+		if isCapitalised(name) {
+			return true
+		}
+	}
+	return false
+}
+
+func pyExported(b *builder, n, outer *sitter.Node, f found, parent int, pre []byte) bool {
+	return f.name != "" && !strings.HasPrefix(f.name, "_")
+}
+
+// pyAllNames reads the strings of `__all__ = [...]` (or a tuple); an
+// __all__ that is not a literal list exports nothing it names, so it is
+// ignored (nil).
+func pyAllNames(b *builder, v *sitter.Node) map[string]bool {
+	if v == nil {
+		return nil
+	}
+	switch b.g.typ(v) {
+	case "list", "tuple":
+	default:
+		return nil
+	}
+	names := map[string]bool{}
+	cnt := int(v.NamedChildCount())
+	for i := 0; i < cnt; i++ {
+		c := v.NamedChild(i)
+		if c == nil || b.g.typ(c) != "string" {
+			return nil
+		}
+		names[strings.Trim(b.text(c), "\"'")] = true
+	}
+	return names
+}
+
+// jsExportList records the local names of `export { a, b as c }` (not a
+// re-export from another module).
+func jsExportList(b *builder, n *sitter.Node) {
+	if field(n, "source") != nil {
+		return
+	}
+	clause := b.childOfType(n, "export_clause")
+	if clause == nil {
+		return
+	}
+	cnt := int(clause.NamedChildCount())
+	for i := 0; i < cnt; i++ {
+		c := clause.NamedChild(i)
+		if c == nil || b.g.typ(c) != "export_specifier" {
+			continue
+		}
+		if b.alsoNames == nil {
+			b.alsoNames = map[string]bool{}
+		}
+		b.alsoNames[b.text(field(c, "name"))] = true
+	}
+}
+
+func jsExported(b *builder, n, outer *sitter.Node, f found, parent int, pre []byte) bool {
+	if parent >= 0 && b.recs[parent].container && b.recs[parent].Kind != "namespace" && b.recs[parent].Kind != "module" {
+		// A member: public unless private or protected.
+		if strings.HasPrefix(f.name, "#") {
+			return false
+		}
+		if m := b.childOfType(n, "accessibility_modifier"); m != nil {
+			t := b.text(m)
+			return t != "private" && t != "protected"
+		}
+		return true
+	}
+	return b.g.typ(outer) == "export_statement"
+}
+
+func rustExported(b *builder, n, outer *sitter.Node, f found, parent int, pre []byte) bool {
+	if parent >= 0 {
+		switch p := b.recs[parent]; {
+		case p.Kind == "trait", p.Kind == "impl" && strings.Contains(p.Name, " for "):
+			return true
+		}
+	}
+	switch f.kind {
+	case "impl":
+		return true // its pub members are the surface
+	case "macro":
+		return strings.Contains(string(pre), "macro_export")
+	}
+	v := b.childOfType(n, "visibility_modifier")
+	return v != nil && b.text(v) == "pub"
+}
+
+func javaExported(b *builder, n, outer *sitter.Node, f found, parent int, pre []byte) bool {
+	if parent >= 0 && b.recs[parent].Kind == "interface" {
+		return true
+	}
+	mods := b.childOfType(n, "modifiers")
+	if mods == nil {
+		return false
+	}
+	cnt := int(mods.ChildCount())
+	for i := 0; i < cnt; i++ {
+		if c := mods.Child(i); c != nil && b.g.typ(c) == "public" {
+			return true
+		}
+	}
+	return false
+}
+
+func cExported(b *builder, n, outer *sitter.Node, f found, parent int, pre []byte) bool {
+	if parent >= 0 {
+		switch k := b.recs[parent].Kind; k {
+		case "class", "struct", "union":
+			// The last access specifier before the member, else the
+			// container's default.
+			public := k != "class"
+			kids, i := b.siblings(outer)
+			for i--; i >= 0; i-- {
+				if b.g.typ(kids[i]) == "access_specifier" {
+					public = strings.TrimSpace(b.text(kids[i])) == "public"
+					break
+				}
+			}
+			return public
+		case "namespace":
+			if b.recs[parent].Name == "" {
+				return false // an anonymous namespace is file-local
+			}
+		}
+	}
+	for _, m := range []*sitter.Node{n, outer} {
+		cnt := int(m.ChildCount())
+		for i := 0; i < cnt; i++ {
+			if c := m.Child(i); c != nil && b.g.typ(c) == "storage_class_specifier" && b.text(c) == "static" {
+				return false
+			}
+		}
+	}
+	return f.kind != "namespace" || f.name != ""
+}
+
+func rubyExported(b *builder, n, outer *sitter.Node, f found, parent int, pre []byte) bool {
+	if f.kind != "method" || parent < 0 {
+		return true
+	}
+	// private def name
+	if p := n.Parent(); p != nil && b.g.typ(p) == "argument_list" {
+		if c := p.Parent(); c != nil && b.g.typ(c) == "call" {
+			switch b.text(field(c, "method")) {
+			case "private", "protected":
+				return false
+			}
+		}
+	}
+	// A bare `private` or `protected` above it in the body.
+	kids, i := b.siblings(outer)
+	for i--; i >= 0; i-- {
+		if b.g.typ(kids[i]) == "identifier" {
+			switch b.text(kids[i]) {
+			case "private", "protected":
+				return false
+			case "public":
+				return true
+			}
+		}
+	}
+	return true
 }

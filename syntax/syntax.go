@@ -99,6 +99,17 @@ type Decl struct {
 	// of its body (a Rust method's `impl` line, a Python method's `class`
 	// line). Header.Children is nil and Header.Header is nil.
 	Header *Decl
+	// Exported reports whether the declaration belongs to the file's
+	// public surface by its language's rules: Go capitalised names; Python
+	// names without a leading underscore, or those listed in __all__ when
+	// the module sets it; JavaScript and TypeScript `export` (also through
+	// an export list), class members not private or protected; Rust `pub`
+	// (members of traits and trait impls, and #[macro_export] macros);
+	// Java `public` (interface members always); C and C++ declarations
+	// that are not static (members by their access specifier); Ruby
+	// methods not made private or protected. A member counts only as part
+	// of an exported container (see Outline's callers).
+	Exported bool
 	// Children are the direct members of a container, in source order.
 	// Outline fills them for top-level items only; Enclosing leaves them nil.
 	Children []Decl

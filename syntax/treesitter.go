@@ -37,6 +37,10 @@ type grammar struct {
 	// descend, when set, lists the only node types whose children are
 	// searched (a faster alternative to skip).
 	descend map[string]bool
+	// exported reports whether a declaration is public (Decl.Exported):
+	// n is the classified node, outer the node with its wrappers, pre the
+	// attached comments and attributes above it.
+	exported func(b *builder, n, outer *sitter.Node, f found, parent int, pre []byte) bool
 }
 
 // load prepares the grammar's symbol table once.
@@ -97,6 +101,7 @@ func parse(lang Language, src []byte) (*index, error) {
 	b := &builder{g: g, src: src, lt: newLineTable(src), kids: map[uintptr][]*sitter.Node{}}
 	root := tree.RootNode()
 	b.walk(root)
+	b.applyExportLists()
 	if root.HasError() {
 		b.collectErrors(root)
 	}
@@ -111,6 +116,27 @@ type builder struct {
 	recs []rec
 	errs []span
 	kids map[uintptr][]*sitter.Node // children by parent, for siblings
+	// onlyNames, when set (Python's __all__), are the only exported
+	// top-level names; alsoNames (a JavaScript export list) are exported
+	// besides those marked so.
+	onlyNames, alsoNames map[string]bool
+}
+
+// applyExportLists applies __all__ and export lists to the top-level
+// declarations.
+func (b *builder) applyExportLists() {
+	for i := range b.recs {
+		r := &b.recs[i]
+		if r.parent >= 0 {
+			continue
+		}
+		if b.onlyNames != nil {
+			r.Exported = b.onlyNames[r.Name]
+		}
+		if b.alsoNames[r.Name] {
+			r.Exported = true
+		}
+	}
 }
 
 // text is the source of n.
@@ -214,6 +240,9 @@ func (b *builder) record(n *sitter.Node, f found, parent int) int {
 		parent:    parent,
 		container: f.container,
 		hasErr:    outer.HasError(),
+	}
+	if b.g.exported != nil {
+		r.Exported = b.g.exported(b, n, outer, f, parent, b.src[start:outer.StartByte()])
 	}
 	if f.container {
 		r.header = b.header(r.Decl, sigStart, f.bodyStart)
