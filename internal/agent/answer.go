@@ -45,6 +45,8 @@ type Details struct {
 	Targets  []TargetJSON  `json:"targets,omitempty"`
 	Outlines []FileOutline `json:"outlines,omitempty"`
 	Budget   *BudgetJSON   `json:"budget,omitempty"`
+	// OtherFiles are the files of an outline page without a parser.
+	OtherFiles []string `json:"otherFiles,omitempty"`
 }
 
 // TotalsJSON are exact totals.
@@ -310,6 +312,9 @@ func handle(req *Request, env Env) (*Answer, error) {
 	case ModeInspect:
 		return inspectRequest(req, env, root)
 	case ModeOutline:
+		if req.Cursor != "" {
+			return page(req, env, root)
+		}
 		return outline(req, env, root)
 	}
 	if req.Cursor != "" {
@@ -445,6 +450,8 @@ func page(req *Request, env Env, root string) (*Answer, error) {
 		kind = snapshot.KindSummary
 	case ModeMatches:
 		kind = snapshot.KindMatches
+	case ModeOutline:
+		kind = snapshot.KindOutline
 	}
 	rootCheck := ""
 	if req.Path != "" {
@@ -454,8 +461,11 @@ func page(req *Request, env Env, root string) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cur.Kind == snapshot.KindSource {
+	switch cur.Kind {
+	case snapshot.KindSource:
 		return continueSource(env, snap)
+	case snapshot.KindOutline:
+		return continueOutline(env, snap)
 	}
 	a := &Answer{}
 	d := &a.Details

@@ -273,3 +273,86 @@ func TestBudgetContract(t *testing.T) {
 		t.Errorf("an unknown budget is accepted: %s", a.Text)
 	}
 }
+
+// TestOutlineContract (issue 11, point 10): a directory outline pages with
+// a cursor past 16 KiB, lists the files without a parser on one compact
+// line, takes items "exports", and its details keep class members.
+func TestOutlineContract(t *testing.T) {
+	needParser(t)
+	files := map[string]string{
+		"py/store.py": "class Store:\n    def get(self):\n        pass\n\n    def _evict(self):\n        pass\n\ndef _helper():\n    pass\n",
+		"ts/conn.ts":  "export class Conn {\n  send(): void {}\n  private secret(): void {}\n}\nfunction local(): void {}\n",
+	}
+	for i := 0; i < 60; i++ {
+		var b strings.Builder
+		b.WriteString("package big\n\n")
+		for j := 0; j < 10; j++ {
+			fmt.Fprintf(&b, "// Exported%d_%d is a function with a long enough signature to weigh.\nfunc Exported%d_%d(alpha, beta, gamma int) (int, error) {\n\treturn alpha, nil\n}\n\nfunc hidden%d_%d() {}\n\n", i, j, i, j, i, j)
+		}
+		files[fmt.Sprintf("big/f%02d.go", i)] = b.String()
+		files[fmt.Sprintf("big/notes%02d.txt", i)] = "notes\n"
+	}
+	root := tree(t, files)
+	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+
+	// Pages with a cursor; every file once; one compact line per page.
+	a := ask(t, env, `{"mode":"outline","paths":["big"]}`)
+	seen := map[string]int{}
+	for pages := 0; ; pages++ {
+		if len(a.Text) > snapshot.MaxResponseBytes {
+			t.Fatalf("outline page %d is %d bytes", pages, len(a.Text))
+		}
+		txtLines := 0
+		for _, line := range strings.Split(a.Text, "\n") {
+			if strings.HasPrefix(line, "big/") && strings.Contains(line, " (go)") {
+				seen[strings.Fields(line)[0]]++
+			}
+			if strings.Contains(line, ".txt") {
+				txtLines++
+				for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == ',' }) {
+					if strings.HasSuffix(f, ".txt") {
+						seen[f]++
+					}
+				}
+			}
+		}
+		if txtLines > 1 {
+			t.Fatalf("files without a parser take %d lines of one page:\n%s", txtLines, a.Text)
+		}
+		if a.Details.Cursor == "" {
+			break
+		}
+		if pages > 30 {
+			t.Fatal("outline cursor walk does not end")
+		}
+		a = ask(t, env, fmt.Sprintf(`{"cursor":%q}`, a.Details.Cursor))
+	}
+	if len(seen) != 120 {
+		t.Fatalf("outline pages list %d of 120 files", len(seen))
+	}
+	for f, n := range seen {
+		if n != 1 {
+			t.Fatalf("%s listed %d times", f, n)
+		}
+	}
+
+	// items "exports": the public surface only, members included.
+	a = ask(t, env, `{"mode":"outline","paths":["py","ts","big/f00.go"],"items":"exports"}`)
+	for _, want := range []string{"class Store", "def get(self)", "class Conn", "send(): void", "func Exported0_3("} {
+		if !strings.Contains(a.Text, want) {
+			t.Errorf("exports outline lacks %q:\n%s", want, a.Text)
+		}
+	}
+	for _, not := range []string{"_evict", "_helper", "secret", "local", "hidden0_"} {
+		if strings.Contains(a.Text, not) {
+			t.Errorf("exports outline shows %q:\n%s", not, a.Text)
+		}
+	}
+
+	// JSON details keep class members.
+	a = ask(t, env, `{"mode":"outline","paths":["py"]}`)
+	raw, _ := json.Marshal(a.Details)
+	if !strings.Contains(string(raw), `"members":[`) || !strings.Contains(string(raw), `"_evict"`) {
+		t.Fatalf("outline details drop class members: %s", raw)
+	}
+}

@@ -66,6 +66,7 @@ type DeclJSON struct {
 	StartLine int         `json:"startLine"`
 	EndLine   int         `json:"endLine"`
 	Signature string      `json:"signature"`
+	Exported  bool        `json:"exported,omitempty"`
 	Header    *HeaderJSON `json:"header,omitempty"`
 }
 
@@ -328,7 +329,7 @@ func uncovered(ranges []shownRange, first, last int) ([][2]int, []int) {
 }
 
 func declJSON(dc *syntax.Decl) *DeclJSON {
-	j := &DeclJSON{Kind: dc.Kind, Name: dc.Name, StartLine: dc.StartLine, EndLine: dc.EndLine, Signature: dc.Signature}
+	j := &DeclJSON{Kind: dc.Kind, Name: dc.Name, StartLine: dc.StartLine, EndLine: dc.EndLine, Signature: dc.Signature, Exported: dc.Exported}
 	if h := dc.Header; h != nil {
 		j.Header = &HeaderJSON{Kind: h.Kind, Name: h.Name, StartLine: h.StartLine, EndLine: h.EndLine, Signature: h.Signature}
 	}

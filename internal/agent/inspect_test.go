@@ -206,7 +206,7 @@ func TestOutlineMode(t *testing.T) {
 	root := tree(t, map[string]string{"demo.go": goSrc, "x.txt": "text\n"})
 	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
 	a := ask(t, env, `{"mode":"outline"}`)
-	if len(a.Details.Outlines) != 2 || !strings.Contains(a.Text, "func (b *Box) Get() int") || !strings.Contains(a.Text, "x.txt — no parser") {
+	if len(a.Details.Outlines) != 1 || !strings.Contains(a.Text, "func (b *Box) Get() int") || !strings.Contains(a.Text, "Without a parser (1): x.txt") {
 		t.Fatalf("outline: %s", a.Text)
 	}
 }

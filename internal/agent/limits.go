@@ -37,3 +37,13 @@ const (
 	// status line, the budget note and the cursor.
 	budgetReserve = 600
 )
+
+// Outline bounds.
+const (
+	// maxOutlineFiles is how many files one outline lists (in path
+	// order); its cursor records them.
+	maxOutlineFiles = 50000
+	// outlineReserve is kept free on an outline page for the compact line's
+	// end, the cursor and the notes.
+	outlineReserve = 400
+)

@@ -1,13 +1,16 @@
 package agent
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/snapshot"
@@ -15,13 +18,38 @@ import (
 	"github.com/evgrep/evgrep/walker"
 )
 
-// FileOutline is the outline of one file.
+// FileOutline is the outline of one file: its top-level items, each with
+// its direct members.
 type FileOutline struct {
-	Path     string       `json:"path"`
-	Language string       `json:"language,omitempty"`
-	Items    []DeclJSON   `json:"items,omitempty"`
-	Children [][]DeclJSON `json:"-"`
-	Note     string       `json:"note,omitempty"` // why there is no outline
+	Path     string        `json:"path"`
+	Language string        `json:"language,omitempty"`
+	Items    []OutlineItem `json:"items,omitempty"`
+	Note     string        `json:"note,omitempty"` // why there is no outline
+}
+
+// noParserNote is the note of a file without a grammar (listed on one
+// compact line of an outline answer).
+const noParserNote = "no parser for this file type"
+
+// exports keeps the public surface: exported items, and the exported
+// members of exported items.
+func (fo FileOutline) exports() FileOutline {
+	out := fo
+	out.Items = nil
+	for _, it := range fo.Items {
+		if !it.Exported {
+			continue
+		}
+		e := it
+		e.Members = nil
+		for _, m := range it.Members {
+			if m.Exported {
+				e.Members = append(e.Members, m)
+			}
+		}
+		out.Items = append(out.Items, e)
+	}
+	return out
 }
 
 // OutlineItem flattens a Decl with its direct members for JSON.
@@ -88,7 +116,7 @@ func outlineOne(root, p string) FileOutline {
 	}
 	lang, ok := syntax.Detect(p, data[:min(len(data), 4096)])
 	if !ok {
-		fo.Note = "no parser for this file type"
+		fo.Note = noParserNote
 		return fo
 	}
 	fo.Language = string(lang)
@@ -108,14 +136,13 @@ func outlineOne(root, p string) FileOutline {
 	for i := range decls {
 		dj := declJSON(&decls[i])
 		dj.Header = nil
-		fo.Items = append(fo.Items, *dj)
-		var members []DeclJSON
+		it := OutlineItem{DeclJSON: *dj}
 		for j := range decls[i].Children {
 			m := declJSON(&decls[i].Children[j])
 			m.Header = nil
-			members = append(members, *m)
+			it.Members = append(it.Members, *m)
 		}
-		fo.Children = append(fo.Children, members)
+		fo.Items = append(fo.Items, it)
 	}
 	if bad, _ := syntax.HasErrors(lang, data); bad {
 		fo.Note = "the file has syntax errors; the outline may be incomplete"
@@ -128,49 +155,68 @@ func outlineOne(root, p string) FileOutline {
 // would be exceeded (0 = no bound) and returns how many files it wrote.
 func WriteOutlineText(w *strings.Builder, outlines []FileOutline, maxBytes int) int {
 	for n, fo := range outlines {
-		var b strings.Builder
-		b.WriteString(fo.Path)
-		if fo.Language != "" {
-			fmt.Fprintf(&b, " (%s)", fo.Language)
-		}
-		if fo.Note != "" {
-			fmt.Fprintf(&b, " — %s", fo.Note)
-		}
-		b.WriteByte('\n')
-		for i, it := range fo.Items {
-			fmt.Fprintf(&b, "  %d-%d  %s\n", it.StartLine, it.EndLine, it.Signature)
-			if i < len(fo.Children) {
-				for _, m := range fo.Children[i] {
-					fmt.Fprintf(&b, "    %d-%d  %s\n", m.StartLine, m.EndLine, m.Signature)
-				}
-			}
-		}
-		if maxBytes > 0 && w.Len()+b.Len() > maxBytes {
+		text := outlineText(fo)
+		if maxBytes > 0 && w.Len()+len(text) > maxBytes {
 			return n
 		}
-		w.WriteString(b.String())
+		w.WriteString(text)
 	}
 	return len(outlines)
+}
+
+// outlineText is one file's outline as text.
+func outlineText(fo FileOutline) string {
+	var b strings.Builder
+	b.WriteString(fo.Path)
+	if fo.Language != "" {
+		fmt.Fprintf(&b, " (%s)", fo.Language)
+	}
+	if fo.Note != "" {
+		fmt.Fprintf(&b, " — %s", fo.Note)
+	}
+	b.WriteByte('\n')
+	for _, it := range fo.Items {
+		fmt.Fprintf(&b, "  %d-%d  %s\n", it.StartLine, it.EndLine, it.Signature)
+		for _, m := range it.Members {
+			fmt.Fprintf(&b, "    %d-%d  %s\n", m.StartLine, m.EndLine, m.Signature)
+		}
+	}
+	return b.String()
+}
+
+// cutOutlineText is outlineText within max bytes: the lines that fit and a
+// note of how many items and members are left out.
+func cutOutlineText(fo FileOutline, max int) string {
+	text := outlineText(fo)
+	if len(text) <= max {
+		return text
+	}
+	lines := strings.SplitAfter(text, "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		if b.Len()+len(l)+80 > max {
+			fmt.Fprintf(&b, "  … %d more items and members not shown (16 KiB bound); inspect the file instead\n", len(lines)-i-1)
+			break
+		}
+		b.WriteString(l)
+	}
+	return b.String()
 }
 
 // JSONOutlines gives outlines with members nested, for --json.
 func JSONOutlines(outlines []FileOutline) []map[string]any {
 	var out []map[string]any
 	for _, fo := range outlines {
-		var items []OutlineItem
-		for i, it := range fo.Items {
-			oi := OutlineItem{DeclJSON: it}
-			if i < len(fo.Children) {
-				oi.Members = fo.Children[i]
-			}
-			items = append(items, oi)
-		}
 		m := map[string]any{"path": fo.Path}
 		if fo.Language != "" {
 			m["language"] = fo.Language
 		}
 		if fo.Note != "" {
 			m["note"] = fo.Note
+		}
+		items := fo.Items
+		if items == nil {
+			items = []OutlineItem{}
 		}
 		m["items"] = items
 		out = append(out, m)
@@ -201,7 +247,8 @@ func ListFiles(root string, roots []string, opts walker.Options) ([]string, erro
 	return files, err
 }
 
-// outline answers mode outline: files under path/paths, bounded.
+// outline answers mode outline: files under path/paths, in pages of at
+// most 16 KiB with a cursor for the rest.
 func outline(req *Request, env Env, root string) (*Answer, error) {
 	subs, err := subPaths(root, req.Paths)
 	if err != nil {
@@ -221,24 +268,132 @@ func outline(req *Request, env Env, root string) (*Answer, error) {
 	if err != nil {
 		return nil, invalid("%v", err)
 	}
-	outlines := OutlineFiles(root, files)
+	var problems []string
+	if len(files) > maxOutlineFiles {
+		problems = append(problems, fmt.Sprintf("%d files found; the outline covers the first %d in path order (narrow with paths)", len(files), maxOutlineFiles))
+		files = files[:maxOutlineFiles]
+	}
+	a, err := outlinePage(env, root, subs, files, 0, req.Items == ItemsExports)
+	if a != nil {
+		a.Details.Problems = append(a.Details.Problems, problems...)
+	}
+	return a, err
+}
+
+// Outline cursors: a snapshot recording the listed files, the position of
+// the next page and whether only exports are shown.
+const (
+	kindOutline    = "outline"
+	optOutFiles    = "outline.files"
+	optOutNext     = "outline.next"
+	optOutExports  = "outline.exports"
+	optOutSubPaths = "outline.paths"
+)
+
+// outlineChunk is how many files are parsed at once while a page fills.
+const outlineChunk = 16
+
+// outlinePage writes the outlines of files[offset:] that fit in one answer:
+// each code file's items, then one compact line naming the files without a
+// parser; a cursor continues with the next file.
+func outlinePage(env Env, root string, subs, files []string, offset int, exports bool) (*Answer, error) {
 	a := &Answer{}
 	d := &a.Details
 	d.Mode, d.Root, d.Status, d.Paths = ModeOutline, root, "complete", subs
 	var b strings.Builder
-	parsed := 0
-	for _, fo := range outlines {
-		if len(fo.Items) > 0 {
-			parsed++
+	what := "declarations"
+	if exports {
+		what = "exports only"
+	}
+	fmt.Fprintf(&b, "evgrep outline (%s): %d files under %s\n", what, len(files), shorten(root, maxEchoBytes))
+	budget := responseBudget - outlineReserve
+	var other []string
+	otherLen := 0
+	next := offset
+	var body strings.Builder
+fill:
+	for next < len(files) {
+		chunk := files[next:min(len(files), next+outlineChunk)]
+		for _, fo := range OutlineFiles(root, chunk) {
+			used := b.Len() + body.Len() + otherLen
+			if fo.Note == noParserNote {
+				add := len(shorten(fo.Path, maxEchoBytes)) + 2
+				if next > offset && used+add > budget {
+					break fill
+				}
+				other = append(other, fo.Path)
+				otherLen += add
+				next++
+				continue
+			}
+			if exports {
+				fo = fo.exports()
+			}
+			text := outlineText(fo)
+			if used+len(text) > budget {
+				if next > offset {
+					break fill
+				}
+				text = cutOutlineText(fo, budget-used) // one file over the bound
+			}
+			body.WriteString(text)
+			d.Outlines = append(d.Outlines, fo)
+			next++
 		}
 	}
-	fmt.Fprintf(&b, "evgrep outline: %d files under %s, %d with declarations\n", len(outlines), shorten(root, maxEchoBytes), parsed)
-	n := WriteOutlineText(&b, outlines, responseBudget-400)
-	if n < len(outlines) {
-		d.Status = "partial"
-		fmt.Fprintf(&b, "… %d more files not shown (16 KiB bound); narrow with paths.\n", len(outlines)-n)
+	if next == offset {
+		b.WriteString("No files.\n")
+	} else {
+		fmt.Fprintf(&b, "Files %d–%d of %d:\n", offset+1, next, len(files))
 	}
-	d.Outlines = append(d.Outlines, outlines[:n]...)
+	b.WriteString(body.String())
+	if len(other) > 0 {
+		short := make([]string, len(other))
+		for i, p := range other {
+			short[i] = shorten(p, maxEchoBytes)
+		}
+		fmt.Fprintf(&b, "Without a parser (%d): %s\n", len(other), strings.Join(short, ", "))
+		d.OtherFiles = other
+	}
+	done := next >= len(files)
+	d.Page = &PageJSON{Kind: string(snapshot.KindOutline), Offset: offset, Count: next - offset, Total: len(files), Done: done}
+	if !done {
+		tok, err := newOutlineCursor(env, root, subs, files, next, exports)
+		if err == nil {
+			d.Cursor = tok
+			fmt.Fprintf(&b, "Next: {\"cursor\":%q} for files %d–%d.\n", tok, next+1, len(files))
+		} else {
+			d.Status = "partial"
+			fmt.Fprintf(&b, "… %d more files not shown (16 KiB bound; cursor unavailable: %v); narrow with paths.\n", len(files)-next, err)
+		}
+	}
 	a.Text = b.String()
 	return a, nil
+}
+
+func newOutlineCursor(env Env, root string, subs, files []string, next int, exports bool) (string, error) {
+	if env.Store == nil {
+		return "", errors.New("no snapshot store")
+	}
+	list, _ := json.Marshal(files)
+	paths, _ := json.Marshal(subs)
+	snap := snapshot.NewBuilder().Build(snapshot.Meta{Root: root, Created: time.Now(), Options: map[string]string{
+		optKind: kindOutline, optOutFiles: string(list), optOutNext: strconv.Itoa(next),
+		optOutExports: strconv.FormatBool(exports), optOutSubPaths: string(paths),
+	}})
+	return env.Store.NewCursor(snap, snapshot.KindOutline, 0, snapshot.PathSelection{})
+}
+
+// continueOutline answers an outline cursor: the next page of the files
+// listed when the outline began (files changed since are outlined as they
+// are now).
+func continueOutline(env Env, snap *snapshot.Snapshot) (*Answer, error) {
+	var files, subs []string
+	o := snap.Meta.Options
+	next, err := strconv.Atoi(o[optOutNext])
+	if err != nil || json.Unmarshal([]byte(o[optOutFiles]), &files) != nil || json.Unmarshal([]byte(o[optOutSubPaths]), &subs) != nil ||
+		next < 0 || next > len(files) {
+		return nil, &snapshot.Error{Code: snapshot.CodeUnavailable, Msg: "corrupt outline cursor"}
+	}
+	return outlinePage(env, snap.Meta.Root, subs, files, next, o[optOutExports] == "true")
 }

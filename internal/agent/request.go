@@ -169,7 +169,7 @@ func (r *Request) Validate() error {
 	case ModeInspect:
 		return r.validateInspect()
 	case ModeOutline:
-		if r.Pattern != "" || r.Cursor != "" || inspectish || r.Limit != nil || r.Context != nil {
+		if r.Pattern != "" || inspectish || r.Limit != nil || r.Context != nil {
 			return invalid("mode outline takes path, paths, hidden, items and cursor only")
 		}
 		return nil
