@@ -140,8 +140,9 @@ const (
 	// summaryReserve is what a summary page keeps, after its file list,
 	// for its cursor and hint lines.
 	summaryReserve = 1600
-	// contextLineBytes is what one context row may take on average: a
-	// match line's context window gets (2·context+1) of them.
+	// contextLineBytes is what one context row is estimated to take when
+	// auto mode decides whether a whole result fits (the page itself
+	// measures the rows it writes).
 	contextLineBytes = 100
 	// maxErrorBytes bounds the message of an error answer.
 	maxErrorBytes = 2048
@@ -422,7 +423,7 @@ func fitsOnePage(snap *snapshot.Snapshot, req *Request) bool {
 	size := 0
 	for _, f := range snap.Files() {
 		for _, l := range snap.FileLines(f.Path) {
-			size += len(formatLine(l, snapshot.MaxExcerptChars)) + (2*req.context()+1)*100*min(req.context(), 1)
+			size += len(formatLine(l, snapshot.MaxExcerptChars)) + 2*req.context()*contextLineBytes
 		}
 	}
 	return size <= req.textBudget(responseBudget-everythingReserve, budgetReserve)
