@@ -349,6 +349,22 @@ func TestOutlineContract(t *testing.T) {
 		}
 	}
 
+	// A file whose outline alone is over the bound is cut, not sent whole.
+	var huge strings.Builder
+	huge.WriteString("package huge\n\n")
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&huge, "func F%d() {}\n\n", i)
+	}
+	root2 := tree(t, map[string]string{"huge.go": huge.String(), "b.go": "package huge\n\nfunc B() {}\n"})
+	env2 := Env{Store: snapshot.NewMemoryStore(), Cwd: root2}
+	a = ask(t, env2, `{"mode":"outline"}`)
+	if len(a.Text) > snapshot.MaxResponseBytes || a.Details.Cursor == "" {
+		t.Fatalf("a 2,000-item outline: %d bytes, cursor %q", len(a.Text), a.Details.Cursor)
+	}
+	if b := ask(t, env2, fmt.Sprintf(`{"cursor":%q}`, a.Details.Cursor)); !strings.Contains(b.Text, "huge.go (go)") || strings.Contains(b.Text, "b.go (go)") {
+		t.Fatalf("the next page after b.go:\n%s", b.Text)
+	}
+
 	// JSON details keep class members.
 	a = ask(t, env, `{"mode":"outline","paths":["py"]}`)
 	raw, _ := json.Marshal(a.Details)

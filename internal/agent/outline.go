@@ -307,7 +307,7 @@ func outlinePage(env Env, root string, subs, files []string, offset int, exports
 	}
 	fmt.Fprintf(&b, "evgrep outline (%s): %d files under %s\n", what, len(files), shorten(root, maxEchoBytes))
 	budget := responseBudget - outlineReserve
-	var other []string
+	var other, none []string // files without a parser; without exports
 	otherLen := 0
 	next := offset
 	var body strings.Builder
@@ -328,6 +328,17 @@ fill:
 			}
 			if exports {
 				fo = fo.exports()
+				if len(fo.Items) == 0 && fo.Note == "" {
+					// No public surface: named on the compact line.
+					add := len(shorten(fo.Path, maxEchoBytes)) + 2
+					if next > offset && used+add > budget {
+						break fill
+					}
+					none = append(none, fo.Path)
+					otherLen += add
+					next++
+					continue
+				}
 			}
 			text := outlineText(fo)
 			if used+len(text) > budget {
@@ -347,13 +358,11 @@ fill:
 		fmt.Fprintf(&b, "Files %d–%d of %d:\n", offset+1, next, len(files))
 	}
 	b.WriteString(body.String())
-	if len(other) > 0 {
-		short := make([]string, len(other))
-		for i, p := range other {
-			short[i] = shorten(p, maxEchoBytes)
-		}
-		fmt.Fprintf(&b, "Without a parser (%d): %s\n", len(other), strings.Join(short, ", "))
-		d.OtherFiles = other
+	compactLine(&b, "Without a parser", other)
+	compactLine(&b, "Without exports", none)
+	d.OtherFiles = other
+	for _, p := range none {
+		d.Outlines = append(d.Outlines, FileOutline{Path: p, Note: "no exports"})
 	}
 	done := next >= len(files)
 	d.Page = &PageJSON{Kind: string(snapshot.KindOutline), Offset: offset, Count: next - offset, Total: len(files), Done: done}
@@ -369,6 +378,18 @@ fill:
 	}
 	a.Text = b.String()
 	return a, nil
+}
+
+// compactLine names files on one line: "label (N): a, b".
+func compactLine(b *strings.Builder, label string, files []string) {
+	if len(files) == 0 {
+		return
+	}
+	short := make([]string, len(files))
+	for i, p := range files {
+		short[i] = shorten(p, maxEchoBytes)
+	}
+	fmt.Fprintf(b, "%s (%d): %s\n", label, len(files), strings.Join(short, ", "))
 }
 
 func newOutlineCursor(env Env, root string, subs, files []string, next int, exports bool) (string, error) {
