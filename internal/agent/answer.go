@@ -557,7 +557,7 @@ func renderSummary(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, of
 	files, next, done := snap.SummaryPage(offset, snapshot.MaxSummaryFiles)
 	total := len(snap.Files())
 	// Under a context budget, the file list takes at most half of it.
-	textBudget := req.textBudget(summaryTextBudget, 0)
+	textBudget := req.textBudget(summaryTextBudget, budgetNoteBytes)
 	// The file list: as many files of the page as fit (long paths end the
 	// page early; the cursor goes on from the first file not listed).
 	var list strings.Builder

@@ -36,6 +36,8 @@ const (
 	// budgetReserve is kept free of match lines, under a budget, for the
 	// status line, the budget note and the cursor.
 	budgetReserve = 600
+	// budgetNoteBytes is what the note that states the budget takes.
+	budgetNoteBytes = 200
 )
 
 // Outline bounds.
