@@ -413,6 +413,7 @@ type filePrinter interface {
 type worker struct {
 	implicit, explicit *search.Searcher
 	p                  filePrinter
+	spilled            bool // part of this file's output is written
 }
 
 func (r *run) search(wopts walker.Options, eng *engine) error {
@@ -445,6 +446,8 @@ func (r *run) search(wopts walker.Options, eng *engine) error {
 		}
 		return search.BinaryNone
 	}
+	separated := cfg.Output == cli.OutputStandard
+	oneAtATime := cfg.Threads == 1 || r.oneFile()
 	pool := sync.Pool{New: func() any {
 		ic, ec := base, base
 		ic.Binary = mode(cfg.BinaryImplicit)
@@ -457,6 +460,15 @@ func (r *run) search(wopts walker.Options, eng *engine) error {
 			w.p = printer.NewSummary(popts, eng)
 		default:
 			w.p = printer.NewStandard(popts, eng)
+		}
+		if sp, ok := w.p.(spiller); ok && oneAtATime {
+			// One search at a time, as rg prints then: a file's output
+			// goes out as it is made (a 1 GiB line's output is never
+			// held whole).
+			sp.SetSpill(func(b []byte) {
+				r.emit(b, separated && !w.spilled)
+				w.spilled = true
+			})
 		}
 		return w
 	}}
@@ -480,7 +492,11 @@ func (r *run) search(wopts walker.Options, eng *engine) error {
 			s = w.explicit
 		}
 		w.p.Reset(r.displayPath(e))
+		w.spilled = false
 		if err := r.searchOne(s, w.p, e, useMmap, multiline, iopts); err != nil {
+			if w.spilled {
+				r.emit(w.p.Bytes(), false)
+			}
 			r.message("%s: %s", r.displayPath(e), err)
 			return !r.quit.Load()
 		}
@@ -500,7 +516,7 @@ func (r *run) search(wopts walker.Options, eng *engine) error {
 			r.stats.Add(w.p.Stats())
 			r.statsMu.Unlock()
 		}
-		r.emit(w.p.Bytes(), cfg.Output == cli.OutputStandard)
+		r.emit(w.p.Bytes(), separated && !w.spilled)
 		return !r.quit.Load()
 	})
 	if cfg.UsingDefaultPath && !searched.Load() {
@@ -517,6 +533,21 @@ func (r *run) search(wopts walker.Options, eng *engine) error {
 		}
 	}
 	return nil
+}
+
+// spiller is a printer that can write a file's output before the file is
+// done (printer.JSON, printer.Standard).
+type spiller interface{ SetSpill(func([]byte)) }
+
+// oneFile reports whether the run searches one path that is a file: then
+// there is one search at a time whatever the thread count (rg's
+// is_one_search).
+func (r *run) oneFile() bool {
+	if len(r.cfg.Paths) != 1 {
+		return false
+	}
+	st, err := os.Stat(r.cfg.Paths[0])
+	return err == nil && st.Mode().IsRegular()
 }
 
 // mmapChoice is rg's rule: --mmap, or at most 10 paths that are all files.

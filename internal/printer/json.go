@@ -45,6 +45,12 @@ func (p *JSON) Reset(path string) {
 	p.stats = Stats{}
 }
 
+// SetSpill hands the output to fn whenever more than SpillBytes of it
+// are held, for a caller that may write a file's output before the search
+// of that file is done (one search at a time); Bytes is then what is left.
+// A nil fn holds the whole output.
+func (p *JSON) SetSpill(fn func([]byte)) { p.w.buf.SetSpill(SpillBytes, fn) }
+
 // Bytes returns the output of the last search.
 func (p *JSON) Bytes() []byte { return p.w.buf.Bytes() }
 
@@ -139,7 +145,7 @@ func (p *JSON) Finish(s *search.Searcher, f *search.Finish) error {
 		p.stats.SearchesWithMatch = 1
 	}
 	p.stats.BytesSearched = uint64(f.ByteCount)
-	p.stats.BytesPrinted = uint64(p.w.buf.Len())
+	p.stats.BytesPrinted = uint64(p.w.buf.Written())
 	b := &p.w.buf
 	b.WriteString(`{"type":"end","data":{"path":`)
 	b.Write(p.pathJSON)

@@ -50,6 +50,12 @@ func (p *Standard) Reset(path string) {
 	p.stats = Stats{}
 }
 
+// SetSpill hands the output to fn whenever more than SpillBytes of it
+// are held, for a caller that may write a file's output before the search
+// of that file is done (one search at a time); Bytes is then what is left.
+// A nil fn holds the whole output.
+func (p *Standard) SetSpill(fn func([]byte)) { p.w.buf.SetSpill(SpillBytes, fn) }
+
 // Bytes returns the output of the last search.
 func (p *Standard) Bytes() []byte { return p.w.buf.Bytes() }
 
@@ -184,7 +190,7 @@ func (p *Standard) Finish(s *search.Searcher, f *search.Finish) error {
 			p.stats.SearchesWithMatch = 1
 		}
 		p.stats.BytesSearched = uint64(f.ByteCount)
-		p.stats.BytesPrinted = uint64(p.w.buf.Len())
+		p.stats.BytesPrinted = uint64(p.w.buf.Written())
 	}
 	return nil
 }
@@ -370,7 +376,7 @@ func (p *Standard) hasTerm(b []byte) bool {
 
 // writeSearchPrelude prints the heading of a file before its first line.
 func (p *Standard) writeSearchPrelude() {
-	if p.w.buf.Len() > 0 {
+	if p.w.buf.Written() > 0 {
 		return
 	}
 	if p.opts().Heading && p.path != nil {
