@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -39,6 +40,14 @@ var (
 func binary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
+		// go test caches a result by the files the test looked at: look
+		// at every source file, so that a change to any reruns this.
+		filepath.WalkDir("../..", func(p string, e os.DirEntry, err error) error {
+			if err == nil && !e.IsDir() && (strings.HasSuffix(p, ".go") || strings.HasPrefix(e.Name(), "go.")) {
+				os.Stat(p)
+			}
+			return nil
+		})
 		dir, err := os.MkdirTemp("", "evgrep-bin-")
 		if err != nil {
 			buildErr = err
