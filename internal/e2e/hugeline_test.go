@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package e2e tests the built evgrep binary as a child process. It holds
 // only tests, and imports nothing of evgrep: this process stays small, as
 // measuring a child's peak RSS needs (see run).
