@@ -348,3 +348,59 @@ func checkJSONEnd(t *testing.T, d *digest, matches, searched int) {
 		t.Errorf("end stats %+v, want %d matches, 1 line, %d bytes searched, %d printed", st, matches, searched, printed)
 	}
 }
+
+// TestSpilledFilesKeepSeparators: with one search at a time (-j1) a
+// file's output goes out as it is made once it passes the printer's hold;
+// the separators between files stay rg's.
+func TestSpilledFilesKeepSeparators(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	const n = 200000 // about 2 MB of output per file: past the 1 MiB hold
+	body := func(w io.Writer, prefix string) {
+		bw := bufio.NewWriter(w)
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(bw, "%sbar %d\n", prefix, i)
+		}
+		bw.Flush()
+	}
+	for _, name := range []string{"p1.txt", "p2.txt"} {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body(f, "")
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rg, _ := exec.LookPath("rg")
+	cases := []struct {
+		args []string
+		want func(io.Writer)
+	}{
+		{[]string{"-j1", "-C1", "bar", "p1.txt", "p2.txt"}, func(w io.Writer) {
+			body(w, "p1.txt:")
+			fmt.Fprint(w, "--\n")
+			body(w, "p2.txt:")
+		}},
+		{[]string{"-j1", "--heading", "-C1", "bar", "p1.txt", "p2.txt"}, func(w io.Writer) {
+			fmt.Fprint(w, "p1.txt\n")
+			body(w, "")
+			fmt.Fprint(w, "\np2.txt\n")
+			body(w, "")
+		}},
+	}
+	for _, tc := range cases {
+		d, code, _ := run(t, dir, nil, bin, tc.args...)
+		want := newDigest()
+		tc.want(want)
+		if code != 0 || d.sum() != want.sum() {
+			t.Errorf("%q: exit %d, %d bytes differ from the expected %d", tc.args, code, d.n, want.n)
+		}
+		if rg != "" {
+			if rgd, rgCode, _ := run(t, dir, nil, rg, tc.args...); rgCode != code || rgd.sum() != d.sum() {
+				t.Errorf("%q: differs from rg (exit %d/%d, %d/%d bytes)", tc.args, code, rgCode, d.n, rgd.n)
+			}
+		}
+	}
+}
