@@ -95,8 +95,9 @@ func (m *Matcher) CountOccurrencesIn(buf []byte, start, end int) int {
 // OccurrencesBounded is OccurrencesIn that keeps only the first keep
 // occurrences: it appends them to dst and returns the exact number of
 // occurrences on the line. What it costs in memory is bounded by keep,
-// however many occurrences the line holds.
+// however many occurrences the line holds. A negative keep keeps none.
 func (m *Matcher) OccurrencesBounded(buf []byte, start, end, keep int, dst []Range) ([]Range, int) {
+	keep = max(keep, 0)
 	if m.plain != nil && start >= 0 && start <= end && end <= len(buf) && !m.none {
 		// The rest is counted by bytes.Count, which counts the same
 		// non-overlapping occurrences, left to right.

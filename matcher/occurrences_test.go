@@ -53,12 +53,12 @@ func TestOccurrencesBounded(t *testing.T) {
 		if got := m.CountOccurrencesIn(buf, start, end); got != len(want) {
 			t.Errorf("%s: CountOccurrencesIn = %d, want %d", tc.name, got, len(want))
 		}
-		for _, keep := range []int{0, 1, 3, 20, len(want), len(want) + 5} {
+		for _, keep := range []int{-1, 0, 1, 3, 20, len(want), len(want) + 5} {
 			kept, total := m.OccurrencesBounded(buf, start, end, keep, nil)
 			if total != len(want) {
 				t.Errorf("%s keep %d: total %d, want %d", tc.name, keep, total, len(want))
 			}
-			if w := want[:min(keep, len(want))]; !slices.Equal(kept, w) {
+			if w := want[:min(max(keep, 0), len(want))]; !slices.Equal(kept, w) {
 				t.Errorf("%s keep %d: kept %v, want %v", tc.name, keep, head(kept), head(w))
 			}
 		}
