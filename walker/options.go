@@ -61,9 +61,10 @@ type Options struct {
 	// (--hidden).
 	Hidden bool
 	// NoIgnore is --no-ignore: it implies every NoIgnore* switch below
-	// except NoIgnoreFiles, and is the only one that turns .rgignore off.
+	// except NoIgnoreFiles.
 	NoIgnore bool
-	// NoIgnoreDot disables .ignore files (--no-ignore-dot).
+	// NoIgnoreDot disables .ignore and .rgignore files (--no-ignore-dot;
+	// ripgrep 13 kept .rgignore).
 	NoIgnoreDot bool
 	// NoIgnoreVCS disables .gitignore, .git/info/exclude and the global
 	// excludes file (--no-ignore-vcs).
@@ -79,15 +80,18 @@ type Options struct {
 	// NoIgnoreFiles disables IgnoreFiles (--no-ignore-files).
 	NoIgnoreFiles bool
 	// RequireGit makes .gitignore, .git/info/exclude and the global
-	// excludes file count only inside a git repository. ripgrep's default
-	// is true; --no-require-git sets it false.
+	// excludes file count only inside a repository (a directory holding
+	// .git or, as ripgrep 15 has it, .jj), and not above its top.
+	// ripgrep's default is true; --no-require-git sets it false, and then
+	// a repository's top is no barrier either.
 	RequireGit bool
 	// IgnoreFiles are the --ignore-file paths in command-line order (a
-	// later one wins over an earlier one).
+	// later one wins over an earlier one). Like the global excludes file,
+	// they are rooted at the current directory.
 	IgnoreFiles []string
 	// IgnoreCaseInsensitive matches .gitignore, .ignore, .rgignore,
 	// .git/info/exclude and the global excludes file case-insensitively
-	// (--ignore-file-case-insensitive). As in ripgrep 13, it does not
+	// (--ignore-file-case-insensitive). As in ripgrep, it does not
 	// apply to IgnoreFiles.
 	IgnoreCaseInsensitive bool
 	// Globs are the -g/--iglob globs in command-line order; the caller

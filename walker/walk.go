@@ -60,7 +60,7 @@ func newRules(o *Options) (*rules, error) {
 	noVCS := o.NoIgnoreVCS || o.NoIgnore
 	r := &rules{
 		hidden:      !o.Hidden,
-		useCustom:   !o.NoIgnore,
+		useCustom:   !noDot,
 		useDot:      !noDot,
 		useGit:      !noVCS,
 		useExclude:  !noVCS && !(o.NoIgnoreExclude || o.NoIgnore),
@@ -72,14 +72,16 @@ func newRules(o *Options) (*rules, error) {
 		onIgnoreErr: o.OnIgnoreError,
 		onError:     o.OnError,
 	}
+	r.checkVCS = r.requireGit && (r.useGit || r.useExclude)
 	if r.types.Empty() {
 		r.types = nil
 	}
+	// The physical directory, as Rust's env::current_dir gives: -g globs,
+	// the global excludes file and --ignore-file files are rooted there.
+	cwd, cwdErr := syscall.Getwd()
 	if len(o.Globs) > 0 {
-		// The physical directory, as Rust's env::current_dir gives.
-		cwd, err := syscall.Getwd()
-		if err != nil {
-			return nil, err
+		if cwdErr != nil {
+			return nil, cwdErr
 		}
 		ov, err := ignore.NewOverride(cwd, o.Globs)
 		if err != nil {
@@ -89,10 +91,12 @@ func newRules(o *Options) (*rules, error) {
 			r.overrides = ov
 		}
 	}
-	if r.useGlobal {
+	// Without a current directory the ignore crate drops the global
+	// excludes file.
+	if r.useGlobal && cwdErr == nil {
 		if p, ok := globalExcludesPath(); ok && isRegularFile(p) {
 			// ripgrep only logs problems of the global file.
-			r.global = r.readIgnoreFile("", p, r.ci, nil)
+			r.global = r.readIgnoreFile(cwd, p, r.ci, nil)
 		}
 	}
 	if !o.NoIgnoreFiles {
@@ -104,7 +108,7 @@ func newRules(o *Options) (*rules, error) {
 				}
 				continue
 			}
-			gi, errs := ignore.NewGitignore("", data, false)
+			gi, errs := ignore.NewGitignore(cwd, data, false)
 			if n := firstNonUTF8Line(data); n > 0 {
 				errs = append(errs, &errNotUTF8Line{line: n})
 			}
@@ -242,18 +246,8 @@ func (w *walk) readDir(s *scratch, wk *dirWork) (node *dirNode, ents []dirent, a
 	needID := w.opts.Follow || w.opts.OneFileSystem
 	atMax := w.opts.MaxDepth >= 0 && wk.depth >= w.opts.MaxDepth
 	if atMax {
-		if w.walkdir {
-			// walkdir does not open a directory at the depth limit, but
-			// ripgrep still reads its ignore files.
-			w.rules.newNode(wk.parent, wk.path, presenceFromStat(wk.path), false, w.reportIgnore)
-			return nil, nil, nil, false
-		}
-		// The parallel walker opens it (reporting a failure) and reads
-		// its ignore files, but does not descend.
-		if err := probeDir(wk.path); err != nil {
-			w.report(pathErr(wk.path, err, false))
-			return nil, nil, nil, false
-		}
+		// A directory at the depth limit is not opened (so an unreadable
+		// one is not reported), but ripgrep still reads its ignore files.
 		w.rules.newNode(wk.parent, wk.path, presenceFromStat(wk.path), false, w.reportIgnore)
 		return nil, nil, nil, false
 	}
