@@ -16,10 +16,11 @@ const (
 	// SortNone walks in parallel, in no particular order.
 	SortNone SortKey = iota
 	// SortPath orders the entries of each directory by file name (byte
-	// order), as ripgrep's --sort path does.
+	// order) during the walk, as ripgrep's --sort path does; reversed
+	// (--sortr path), the whole list is sorted by path after the walk.
 	SortPath
-	// SortModified orders the entries of each directory by modification
-	// time, oldest first.
+	// SortModified orders all the files found (not each directory, as
+	// ripgrep 13 did) by modification time, oldest first, after the walk.
 	SortModified
 	// SortAccessed orders by last access time.
 	SortAccessed
@@ -113,7 +114,8 @@ type Options struct {
 	// than their root (--one-file-system).
 	OneFileSystem bool
 	// Sort orders the walk (--sort); anything but SortNone walks
-	// single-threaded.
+	// single-threaded. Except for SortPath without SortReverse, nothing is
+	// yielded before the walk is over (the files are held and sorted).
 	Sort SortKey
 	// SortReverse reverses Sort (--sortr).
 	SortReverse bool
