@@ -204,7 +204,12 @@ func (r *run) main() int {
 
 func (r *run) typesBuilder() (*types.Builder, error) {
 	cfg := r.cfg
-	return types.FromFlags(types.Flags{Clear: cfg.TypeClear, Add: cfg.TypeAdd, Select: cfg.TypeSelect, Negate: cfg.TypeNegate})
+	kinds := map[string]types.ChangeKind{"type-clear": types.ChangeClear, "type-add": types.ChangeAdd, "type": types.ChangeSelect, "type-not": types.ChangeNegate}
+	var changes []types.Change
+	for _, fv := range cfg.TypeChanges {
+		changes = append(changes, types.Change{Kind: kinds[fv.Flag], Arg: fv.Value})
+	}
+	return types.FromChanges(changes)
 }
 
 func (r *run) walkerOptions() (walker.Options, error) {

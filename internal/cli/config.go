@@ -131,6 +131,7 @@ type Config struct {
 	IgnoreFileCaseInsensitive                                 bool
 	Globs                                                     []Glob
 	TypeAdd, TypeClear, TypeSelect, TypeNegate                []string
+	TypeChanges                                               []FlagValue // the four, in command-line order (rg 15 applies them so)
 	Follow                                                    bool
 	MaxDepth                                                  int   // -1 = none
 	MaxFilesize                                               int64 // -1 = none
@@ -472,6 +473,7 @@ func Load(argv []string, env Env) (*Config, error) {
 	c.TypeAdd = a.Values("type-add")
 	c.TypeSelect = a.Values("type")
 	c.TypeNegate = a.Values("type-not")
+	c.TypeChanges = a.InOrder("type-clear", "type-add", "type", "type-not")
 	c.Follow = a.Has("follow")
 	c.MaxDepth = -1
 	if v, ok := a.Value("max-depth"); ok {

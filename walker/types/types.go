@@ -6,18 +6,18 @@
 // file name, None, Ignore or Whitelist the way the ignore crate's Types
 // matcher does.
 //
-// The rules, as ripgrep 13 applies them:
+// The rules, as ripgrep 15 applies them:
 //
-//   - flags are applied in a fixed order whatever their order on the command
-//     line: the defaults, every --type-clear, every --type-add, every -t,
-//     every -T (FromFlags does exactly that);
+//   - flags are applied in command-line order (FromChanges); ripgrep 13
+//     applied every --type-clear, then every --type-add, every -t, every
+//     -T (FromFlags);
 //   - "name:glob" adds one glob: a comma is part of the glob (ripgrep 13 does
 //     not split on it); "name:include:a,b" appends the current globs of a
 //     and b; a name must be alphanumeric and not "all";
 //   - "all" as a -t or -T name stands for every type defined at that point;
 //   - globs are matched against the file name only, case-sensitively;
-//   - when several selected types match a name, the last selection wins,
-//     and since every -T comes after every -t, -T wins over -t;
+//   - when several selected types match a name, the last selection wins
+//     (with FromFlags every -T comes after every -t, so -T wins);
 //   - once any -t is given, a file that no selected type matches is
 //     ignored, as is a file whose name is empty or ends with '.';
 //   - directories are never filtered by types.
@@ -105,6 +105,54 @@ type Flags struct {
 	Select []string
 	// Negate holds the -T/--type-not names.
 	Negate []string
+}
+
+// ChangeKind is the flag of one Change.
+type ChangeKind int
+
+const (
+	// ChangeClear is --type-clear NAME.
+	ChangeClear ChangeKind = iota
+	// ChangeAdd is --type-add DEF.
+	ChangeAdd
+	// ChangeSelect is -t/--type NAME.
+	ChangeSelect
+	// ChangeNegate is -T/--type-not NAME.
+	ChangeNegate
+)
+
+// Change is one type flag with its argument.
+type Change struct {
+	// Kind is the flag.
+	Kind ChangeKind
+	// Arg is its argument.
+	Arg string
+}
+
+// FromChanges returns a builder with the built-in types and the type flags
+// applied in command-line order, as ripgrep 15 applies them: a -t or -T
+// names a type that Build looks up after all the changes (so "-t foo
+// --type-add foo:*.foo" works and a later --type-clear unselects), "all"
+// expands to the types defined at that point, and the last selection
+// that matches a file wins (so "-T rust -t rust" selects rust). The first
+// invalid --type-add is returned as an error.
+func FromChanges(changes []Change) (*Builder, error) {
+	b := NewDefaultBuilder()
+	for _, c := range changes {
+		switch c.Kind {
+		case ChangeClear:
+			b.Clear(c.Arg)
+		case ChangeAdd:
+			if err := b.Add(c.Arg); err != nil {
+				return nil, err
+			}
+		case ChangeSelect:
+			b.Select(c.Arg)
+		case ChangeNegate:
+			b.Negate(c.Arg)
+		}
+	}
+	return b, nil
 }
 
 // FromFlags returns a builder with the built-in types and the flags applied
