@@ -17,7 +17,7 @@ import (
 const implicitRoot = "./"
 
 // Walk walks roots (the current directory, printed without a "./" prefix,
-// when roots is empty) and calls visit for every file that ripgrep 13
+// when roots is empty) and calls visit for every file that ripgrep 15
 // would search: every regular file found in a directory that no rule
 // ignores, and every root that is not a directory. visit returning false
 // stops the walk. In parallel mode visit is called from several
@@ -351,10 +351,8 @@ func (w *walk) parallel(roots []string, threads int) {
 			q.items = append(q.items, wk)
 		}
 	}
-	// Directories above the roots are cached with the base of the root
-	// that reached them first. In ripgrep 13 that is a race between its
-	// threads, the first of which pops the last root: build them last
-	// root first, its most likely outcome.
+	// The nodes of the directories above each root (each root has its
+	// own chain).
 	for i := len(q.items) - 1; i >= 0; i-- {
 		q.items[i].parent = w.rules.parentsOf(q.items[i].path)
 	}
