@@ -149,7 +149,7 @@ func (r *run) main() int {
 	cfg := r.cfg
 	switch cfg.Command {
 	case cli.CmdTypeList:
-		b, err := types.FromFlags(cfg.Types)
+		b, err := types.FromChanges(cfg.Types)
 		if err != nil {
 			fmt.Fprintln(r.stderr, err)
 			return exitError
@@ -205,7 +205,7 @@ func (r *run) main() int {
 func (r *run) walkOptions() (walker.Options, error) {
 	cfg := r.cfg
 	o := cfg.Pipeline.Walk
-	b, err := types.FromFlags(cfg.Types)
+	b, err := types.FromChanges(cfg.Types)
 	if err != nil {
 		return o, err
 	}
