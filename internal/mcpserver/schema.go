@@ -16,7 +16,7 @@ Which call when:
 - The matching lines: {pattern, mode:"matches", limit}; context (0-20) adds lines around each.
 - The next page: {cursor} from the previous answer. It never searches again and keeps every option.
 - The code around matches: {mode:"inspect", cursor, matchIndices:[1-5 match numbers]}, or {mode:"inspect", path, line}, or {mode:"inspect", targets:[{path,line}, up to 5]}. It shows the whole enclosing declaration; a long one continues with the returned cursor.
-- The structure of files: {mode:"outline", path or paths}.`
+- The structure of files: {mode:"outline", path or paths}; items:"exports" for the public surface only.`
 
 // modes are the values of agent.Request.Mode.
 var modes = []string{agent.ModeAuto, agent.ModeSummary, agent.ModeMatches, agent.ModeInspect, agent.ModeOutline}
