@@ -11,12 +11,24 @@ const (
 	re2RepeatLimit = 1000
 
 	// vmRepeatLimit bounds the number of copies a counted repetition may
-	// expand to in the fallback VM's program.
-	vmRepeatLimit = 100000
+	// expand to in the fallback VM's program. rg's size rule (DefaultSizeLimit)
+	// decides first; a count it accepts (a{3000000} fits in 100 MiB) fits.
+	vmRepeatLimit = vmProgLimit
 
 	// vmProgLimit bounds the size of a compiled VM program (instructions);
 	// larger patterns are rejected as too big, like Rust's size limit.
 	vmProgLimit = 4 << 20
+
+	// DefaultSizeLimit is rg's default --regex-size-limit (bytes): the
+	// most memory a pattern's NFA may take by rg 15's count (nfasize.go).
+	DefaultSizeLimit = 100 << 20
+
+	// re2NFALimit is the largest NFA (by rg's count) whose full RE2
+	// program is compiled. Bigger ones compile slowly in RE2, and its DFA
+	// runs out of memory on them (\w{1000} is about 20 MiB) and logs to
+	// stderr, which go-re2 offers no way to turn off; the VM answers
+	// instead.
+	re2NFALimit = 2 << 20
 
 	// chunkSize is how many bytes of a buffer one RE2 call scans when no
 	// literal prefilter applies (cut at a line terminator).

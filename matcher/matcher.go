@@ -45,6 +45,10 @@ type Options struct {
 	LineTerminator byte
 	// NoUnicode disables Unicode mode (--no-unicode).
 	NoUnicode bool
+	// SizeLimit is --regex-size-limit in bytes: patterns whose compiled
+	// program rg 15 counts as bigger are rejected with its error. Zero
+	// means rg's default, DefaultSizeLimit.
+	SizeLimit int
 }
 
 // Range is a half-open byte range [Start, End).
@@ -161,6 +165,14 @@ func Compile(o Options) (*Matcher, error) {
 	if o.CRLF {
 		h = crlfify(h)
 	}
+	limit := o.SizeLimit
+	if limit <= 0 {
+		limit = DefaultSizeLimit
+	}
+	nfaBytes, serr := checkRgSize(h, o.Word, limit)
+	if serr != nil {
+		return nil, serr
+	}
 	info := analyze(h)
 	if o.NoUnicode && info.nonASCIIUni {
 		// rg 13 re-parses its translated pattern with Unicode off, which
@@ -207,7 +219,7 @@ func Compile(o Options) (*Matcher, error) {
 		origH := &hir{kind: hConcat, subs: []*hir{{kind: hAssert, assert: assertStartLine}, h, {kind: hAssert, assert: assertEndLine}}}
 		op, err := compileProg(origH, info.maxCap)
 		if err != nil {
-			return nil, &Error{text: "regex parse error:\n    " + pat + "\nerror: " + err.Error()}
+			return nil, errSizeLimit(limit)
 		}
 		m.orig = op
 		info = analyze(conf)
@@ -216,7 +228,7 @@ func Compile(o Options) (*Matcher, error) {
 	}
 	p, err := compileProg(conf, nslots)
 	if err != nil {
-		return nil, &Error{text: "regex parse error:\n    " + pat + "\nerror: " + err.Error()}
+		return nil, errSizeLimit(limit)
 	}
 	m.prog = p
 	m.uniWB = info.uniWB
@@ -224,6 +236,10 @@ func Compile(o Options) (*Matcher, error) {
 	if m.plain != nil || m.exact != nil {
 		// A plain literal never needs RE2 (plain.go); not compiling it
 		// saves its WebAssembly memory (~10 MB of RSS).
+		m.reMode = re2None
+	}
+	fullRE2 := nfaBytes <= re2NFALimit
+	if !fullRE2 && !(m.reMode == re2UTF8 && info.nonASCIIUni) {
 		m.reMode = re2None
 	}
 	if m.reMode == re2UTF8 && info.nonASCIIUni {
@@ -235,16 +251,26 @@ func Compile(o Options) (*Matcher, error) {
 		// the full one compiles in the background, and until it is ready
 		// (or if it fails) the VM answers for non-ASCII text instead of
 		// waiting: one short non-ASCII line took 70 ms, an ASCII one 23.
-		if ra, aerr := experimental.CompileLatin1(printRE2(asciiVariant(conf), re2Latin1)); aerr == nil {
-			src := printRE2(conf, re2UTF8)
+		av := asciiVariant(conf)
+		if n, over := nfaSize(av, false, false, re2NFALimit); over || n > re2NFALimit {
+			m.reMode = re2None
+		} else if ra, aerr := experimental.CompileLatin1(printRE2(av, re2Latin1)); aerr == nil {
 			m.reASCII = ra
 			m.reReady = make(chan struct{})
-			go func() {
-				if re, err := re2.Compile(src); err == nil {
-					m.reFull.Store(re)
-				}
+			if !fullRE2 {
+				// Too big for RE2: the VM answers non-ASCII text.
 				close(m.reReady)
-			}()
+			} else {
+				src := printRE2(conf, re2UTF8)
+				go func() {
+					if re, err := re2.Compile(src); err == nil {
+						m.reFull.Store(re)
+					}
+					close(m.reReady)
+				}()
+			}
+		} else if !fullRE2 {
+			m.reMode = re2None
 		}
 	}
 	switch {
