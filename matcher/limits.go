@@ -57,6 +57,11 @@ const (
 	// vectorised scan's three tested offsets.
 	teddyOffsetWindow = 16
 
+	// minLitSet is the smallest alternation of plain literals (-f with
+	// many words) searched with the multi-literal automaton
+	// (internal/litset) instead of a regex engine.
+	minLitSet = 64
+
 	// minMultiScan is the shortest buffer a single literal is looked for
 	// with the vectorised scan; shorter ones keep the byte scanner.
 	minMultiScan = 256

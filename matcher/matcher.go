@@ -8,6 +8,7 @@ import (
 	re2 "github.com/wasilibs/go-re2"
 	"github.com/wasilibs/go-re2/experimental"
 
+	"github.com/evgrep/evgrep/matcher/internal/litset"
 	"github.com/evgrep/evgrep/matcher/internal/vscan"
 )
 
@@ -93,6 +94,9 @@ type Matcher struct {
 	// unavailable).
 	litMulti *multiScan
 	first    *firstScan // no literal: candidate starts by first byte (firstbyte.go)
+	// lits answers alone for a big alternation of plain literals (-f
+	// with many words): a multi-literal automaton, no regex engine.
+	lits *litset.Set
 	// crosses: a match may hold the terminator or anchors on the whole
 	// buffer (newline.go).
 	crosses bool
@@ -183,6 +187,12 @@ func Compile(o Options) (*Matcher, error) {
 	m.names = map[string]int{}
 	collectNames(h, m.names)
 	m.canEmpty = canMatchEmpty(h)
+	if !o.Word {
+		if lits, ok := altLiterals(h.subs); ok && h.kind == hAlt && len(lits) >= minLitSet {
+			m.lits = litset.New(lits)
+			return m, nil
+		}
+	}
 	m.pre = buildPrefilter(h)
 	if m.pre == nil && !m.canEmpty {
 		m.first = buildFirstScan(h)
@@ -352,6 +362,9 @@ func (m *Matcher) IsMatch(line []byte) bool {
 	if m.none {
 		return false
 	}
+	if m.lits != nil {
+		return m.lits.Contains(line)
+	}
 	if m.plain != nil {
 		return bytes.Contains(line, m.plain)
 	}
@@ -376,6 +389,13 @@ func (m *Matcher) IsMatch(line []byte) bool {
 func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 	if m.none || from < 0 {
 		return 0, 0, false
+	}
+	if m.lits != nil {
+		e := m.lits.FirstEnd(buf, from)
+		if e < 0 {
+			return 0, 0, false
+		}
+		return m.lineAround(buf, from, e-1)
 	}
 	if m.litMulti != nil && len(buf)-from >= minMultiScan {
 		return m.litMultiNextLine(buf, from)
@@ -488,6 +508,13 @@ func (m *Matcher) chunkSearch(buf []byte, from int) (int, bool) {
 // semantics (word mode, CRLF stripping). caps receives the slots of the
 // user's groups when non-nil (len 2*(ncap+1)).
 func (m *Matcher) findAt(h []byte, at int, caps []int) (int, int, bool) {
+	if m.lits != nil {
+		s, e, ok := m.lits.Find(h, at)
+		if ok && caps != nil {
+			caps[0], caps[1] = s, e
+		}
+		return s, e, ok
+	}
 	if m.word {
 		return m.wordFindAt(h, at, caps)
 	}
@@ -721,6 +748,17 @@ func (m *Matcher) re2IterExact(h []byte, at int) bool {
 }
 
 func (m *Matcher) findAll(h []byte, at int, dst []Range) []Range {
+	if m.lits != nil {
+		for at < len(h) {
+			s, e, ok := m.lits.Find(h, at)
+			if !ok {
+				break
+			}
+			dst = append(dst, Range{s, e})
+			at = e
+		}
+		return dst
+	}
 	if m.plain != nil {
 		return m.plainFindAll(h, at, dst)
 	}

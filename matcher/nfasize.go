@@ -45,10 +45,13 @@ func errSizeLimit(limit int) error {
 
 // checkRgSize returns errSizeLimit when rg 15 would reject h (the pattern
 // after flags; word adds -w's two half word boundaries) under limit, and
-// otherwise the size of its forward NFA (0 when rg builds none).
+// otherwise the size of its forward NFA.
 func checkRgSize(h *hir, word bool, limit int) (int, error) {
-	if isLiteralAlt(h, rgLiteralAltMin) {
-		return 0, nil
+	if !word && isLiteralAlt(h, rgLiteralAltMin) {
+		// rg builds no NFA, so there is no limit; the size still tells
+		// whether RE2 may have the pattern.
+		fwd, _ := nfaSize(h, false, false, 1<<62)
+		return fwd, nil
 	}
 	// The reverse NFA is the larger for Unicode classes: it fails first.
 	if _, over := nfaSize(h, word, true, limit); over {
