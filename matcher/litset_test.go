@@ -125,3 +125,83 @@ func firstDiff(got, want []byte) string {
 	}
 	return ""
 }
+
+// leftmostFirst is the reference rule: the earliest start, and there the
+// first pattern in order that occurs.
+func leftmostFirst(pats [][]byte, h []byte, at int) (int, int, bool) {
+	for s := at; s < len(h); s++ {
+		for _, p := range pats {
+			if bytes.HasPrefix(h[s:], p) {
+				return s, s + len(p), true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// TestLitsetReference compares the literal set with the reference rule on
+// generated cases, through both ways in: plain words (taken as they are)
+// and escaped ones (parsed: `a\.b` is the literal "a.b").
+func TestLitsetReference(t *testing.T) {
+	seed := uint32(1)
+	rnd := func(n int) int {
+		seed = seed*1664525 + 1013904223
+		return int(seed>>8) % n
+	}
+	word := func(alpha string, n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteByte(alpha[rnd(len(alpha))])
+		}
+		return b.String()
+	}
+	for round := range 20 {
+		var pats []string
+		var lits [][]byte
+		escaped := round%2 == 1
+		for range 64 + rnd(200) {
+			w := word("abc", 1+rnd(6))
+			lit := w
+			if escaped && rnd(3) == 0 {
+				w, lit = w+`\.`+"é", lit+".é"
+			}
+			pats = append(pats, w)
+			lits = append(lits, []byte(lit))
+		}
+		m, err := Compile(Options{Patterns: pats, LineTerminator: '\n'})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.lits == nil {
+			t.Fatalf("round %d: not searched with the literal set", round)
+		}
+		for range 50 {
+			line := []byte(word("abc.éx", rnd(60)))
+			var want []Range
+			for at := 0; at < len(line); {
+				s, e, ok := leftmostFirst(lits, line, at)
+				if !ok {
+					break
+				}
+				want = append(want, Range{s, e})
+				at = e
+			}
+			got := m.Occurrences(line, nil)
+			if len(got) != len(want) || (len(want) > 0 && !slicesEqual(got, want)) {
+				t.Fatalf("round %d, %q: got %v, want %v", round, line, got, want)
+			}
+			if m.IsMatch(line) != (len(want) > 0) {
+				t.Fatalf("round %d, %q: IsMatch %v", round, line, !m.IsMatch(line))
+			}
+		}
+	}
+}
+
+func slicesEqual(a, b []Range) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

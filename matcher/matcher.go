@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
 
 	re2 "github.com/wasilibs/go-re2"
 	"github.com/wasilibs/go-re2/experimental"
@@ -119,6 +121,11 @@ func Compile(o Options) (*Matcher, error) {
 	m := &Matcher{term: o.LineTerminator, crlf: o.CRLF, multiline: o.Multiline, word: o.Word}
 	if len(o.Patterns) == 0 {
 		m.none = true
+		return m, nil
+	}
+	if lits, ok := plainLiteralSet(o); ok {
+		m.names = map[string]int{}
+		m.lits = litset.New(lits)
 		return m, nil
 	}
 	pats := make([]string, len(o.Patterns))
@@ -299,6 +306,48 @@ func Compile(o Options) (*Matcher, error) {
 	m.byteHigh = info.byteHigh
 	m.chunked = m.hasRE && !o.Multiline && o.LineTerminator == '\n' && !info.textAnchor
 	return m, nil
+}
+
+// plainLiteralSet returns the patterns as byte strings when there are at
+// least minLitSet of them and each is a plain case-sensitive literal (no
+// regex syntax, or -F; no -w or -x; no control characters): then rg's
+// answer is the alternation of those strings, which the literal set gives
+// without parsing a pattern of (often) megabytes.
+func plainLiteralSet(o Options) ([][]byte, bool) {
+	if len(o.Patterns) < minLitSet || o.Word || o.Line || o.Case == Insensitive {
+		return nil, false
+	}
+	upper := false
+	out := make([][]byte, len(o.Patterns))
+	for i, p := range o.Patterns {
+		if p == "" || !utf8.ValidString(p) {
+			return nil, false
+		}
+		for _, r := range p {
+			if r < 0x20 || r == 0x7F || !o.Fixed && isSyntaxChar(r) || o.NoUnicode && r >= utf8.RuneSelf {
+				return nil, false
+			}
+			if unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r) {
+				upper = true
+			}
+		}
+		out[i] = []byte(p)
+	}
+	if o.Case == Smart && !upper {
+		return nil, false // smart case makes them case-insensitive
+	}
+	return out, true
+}
+
+// isSyntaxChar reports whether r means something outside a class in
+// rg's regex syntax (the other characters escapeLiteral escapes, such as
+// '-' and '#', are literal there).
+func isSyntaxChar(r rune) bool {
+	switch r {
+	case '\\', '.', '+', '*', '?', '(', ')', '|', '[', ']', '{', '}', '^', '$':
+		return true
+	}
+	return false
 }
 
 func collectNames(h *hir, names map[string]int) {
