@@ -4,9 +4,9 @@
 // match that starts first, and among those starting there the literal
 // listed first.
 //
-// One Aho-Corasick pass (a trie with failure links; the root's transitions
-// dense, the others sparse and sorted) finds the earliest end of any
-// occurrence. The leftmost occurrence starts no later than that one and no
+// One Aho-Corasick pass (a trie with failure links; the nodes nearest
+// the root with dense failure-resolved rows over byte classes, the others
+// with sorted sparse edges) finds the earliest end of any occurrence. The leftmost occurrence starts no later than that one and no
 // earlier than the longest literal before its end, so only that window is
 // checked start by start against the trie, where each node keeps the
 // first-listed literal ending there.
@@ -16,24 +16,32 @@ import "slices"
 
 const none = -1
 
-// Dense goto tables are kept for nodes at most denseDepth bytes from the
-// root, for at most denseMax nodes (1 KiB each).
-const (
-	denseDepth = 2
-	denseMax   = 4096
-)
+// denseBudget (a variable for the tests) bounds the dense transition rows (int32 entries, one per
+// byte class) of the nodes nearest the root: 4 Mi entries, 16 MiB.
+var denseBudget = 4 << 20
 
 // Set is a compiled set of literals. It is safe for concurrent use.
 type Set struct {
-	root [256]int32 // the root's goto function (never fails)
-	// Nodes near the root (where a scan spends most steps) have dense
-	// goto tables: denseAt[n] is the table's offset in dense, or -1.
-	denseAt []int32
-	dense   []int32
-	first   []int32 // per node: first edge in edges
-	nedges  []int32 // per node: its number of edges
-	edges   []edge  // sorted by byte within each node
-	fail    []int32
+	// cls maps a byte to its class: bytes that occur in no literal share
+	// class 0, every other byte has its own.
+	cls [256]int32
+	nc  int32 // number of classes
+	// The nodes nearest the root (breadth first, while denseBudget lasts;
+	// the root always) have a dense row: the automaton's transition for
+	// every class with the failure links already followed, so a scan
+	// there takes one lookup a byte. rowAt[n] is the row's offset in
+	// dense, or -1 for a node with sparse edges and a failure link.
+	rowAt []int32
+	dense []int32
+	// enc is each node as a scan state: a dense node as (row<<1 | out),
+	// a sparse one as ^(node<<1 | out); dense rows hold enc values, so a
+	// scan in the dense part touches one row per byte.
+	enc    []int32
+	scan   []int32
+	first  []int32 // per node: first edge in edges
+	nedges []int32 // per node: its number of edges
+	edges  []edge  // sorted by byte within each node
+	fail   []int32
 	// best is the index of the first-listed literal that ends at the node
 	// (-1: none); out tells whether some literal ends at the node or at a
 	// node of its failure chain.
@@ -59,10 +67,15 @@ func New(lits [][]byte) *Set {
 	}
 	nodes := []tnode{{best: none}}
 	maxLen := 0
+	s := &Set{}
 	for i, l := range lits {
 		maxLen = max(maxLen, len(l))
 		n := int32(0)
 		for _, b := range l {
+			if s.cls[b] == 0 {
+				s.nc++
+				s.cls[b] = s.nc
+			}
 			next := int32(none)
 			for _, e := range nodes[n].kids {
 				if e.b == b {
@@ -81,7 +94,8 @@ func New(lits [][]byte) *Set {
 			nodes[n].best = int32(i)
 		}
 	}
-	s := &Set{maxLen: maxLen}
+	s.nc++
+	s.maxLen = maxLen
 	nn := len(nodes)
 	s.first = make([]int32, nn)
 	s.nedges = make([]int32, nn)
@@ -89,6 +103,7 @@ func New(lits [][]byte) *Set {
 	s.best = make([]int32, nn)
 	s.depth = make([]int32, nn)
 	s.out = make([]bool, nn)
+	s.rowAt = make([]int32, nn)
 	for i := range nodes {
 		kids := nodes[i].kids
 		slices.SortFunc(kids, func(a, b edge) int { return int(a.b) - int(b.b) })
@@ -97,49 +112,54 @@ func New(lits [][]byte) *Set {
 		s.edges = append(s.edges, kids...)
 		s.best[i] = nodes[i].best
 		s.depth[i] = nodes[i].depth
+		s.rowAt[i] = none
 		nodes[i].kids = nil
 	}
-	s.denseAt = make([]int32, nn)
-	for i := range s.denseAt {
-		s.denseAt[i] = none
-	}
-	for i := 1; i < nn; i++ {
-		if s.depth[i] > denseDepth || len(s.dense) >= denseMax*256 {
-			continue
-		}
-		s.denseAt[i] = int32(len(s.dense))
-		for range 256 {
-			s.dense = append(s.dense, none)
-		}
-		for _, e := range s.children(int32(i)) {
-			s.dense[int(s.denseAt[i])+int(e.b)] = e.to
-		}
-	}
+	// Breadth first: failure links, output flags and the dense rows
+	// (a node's failure target is shallower, so it is done before it).
+	s.rowAt[0] = 0
+	s.dense = make([]int32, s.nc)
 	for _, e := range s.children(0) {
-		s.root[e.b] = e.to
-	}
-	// Failure links, breadth first.
-	queue := make([]int32, 0, nn)
-	for _, e := range s.children(0) {
-		s.fail[e.to] = 0
-		queue = append(queue, e.to)
+		s.dense[s.cls[e.b]] = e.to
 	}
 	s.out[0] = s.best[0] != none
+	queue := make([]int32, 0, nn)
+	for _, e := range s.children(0) {
+		queue = append(queue, e.to)
+	}
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
 		s.out[n] = s.best[n] != none || s.out[s.fail[n]]
-		for _, e := range s.children(n) {
-			f := s.fail[n]
-			for {
-				if t := s.step(f, e.b); t != none {
-					s.fail[e.to] = t
-					break
-				}
-				f = s.fail[f]
+		if len(s.dense)+int(s.nc) <= denseBudget && s.rowAt[s.fail[n]] >= 0 {
+			row := int32(len(s.dense))
+			s.rowAt[n] = row
+			s.dense = append(s.dense, s.dense[s.rowAt[s.fail[n]]:s.rowAt[s.fail[n]]+s.nc]...)
+			for _, e := range s.children(n) {
+				s.dense[row+s.cls[e.b]] = e.to
 			}
+		}
+		for _, e := range s.children(n) {
+			s.fail[e.to] = s.next(s.fail[n], e.b)
 			queue = append(queue, e.to)
 		}
+	}
+	s.enc = make([]int32, nn)
+	for n := range s.enc {
+		o := int32(0)
+		if s.out[n] {
+			o = 1
+		}
+		if d := s.rowAt[n]; d >= 0 {
+			s.enc[n] = d<<1 | o
+		} else {
+			s.enc[n] = ^(int32(n)<<1 | o)
+		}
+	}
+	// The scan's rows: the same transitions, as enc values.
+	s.scan = make([]int32, len(s.dense))
+	for i, t := range s.dense {
+		s.scan[i] = s.enc[t]
 	}
 	return s
 }
@@ -148,14 +168,14 @@ func (s *Set) children(n int32) []edge {
 	return s.edges[s.first[n] : s.first[n]+s.nedges[n]]
 }
 
-// step is the goto function: the child of n by b, or none (never none at
-// the root).
-func (s *Set) step(n int32, b byte) int32 {
-	if n == 0 {
-		return s.root[b]
-	}
-	if d := s.denseAt[n]; d >= 0 {
-		return s.dense[int(d)+int(b)]
+// child returns n's child by b in the trie, or none.
+func (s *Set) child(n int32, b byte) int32 {
+	if d := s.rowAt[n]; d >= 0 {
+		t := s.dense[d+s.cls[b]]
+		if t > 0 && s.depth[t] == s.depth[n]+1 {
+			return t // a row's other entries point no deeper than n
+		}
+		return none
 	}
 	kids := s.edges[s.first[n] : s.first[n]+s.nedges[n]]
 	lo, hi := 0, len(kids)
@@ -173,20 +193,31 @@ func (s *Set) step(n int32, b byte) int32 {
 	return none
 }
 
+// next is the automaton's transition from n by b (failure links
+// followed).
+func (s *Set) next(n int32, b byte) int32 {
+	for {
+		if d := s.rowAt[n]; d >= 0 {
+			return s.dense[d+s.cls[b]]
+		}
+		if t := s.child(n, b); t != none {
+			return t
+		}
+		n = s.fail[n]
+	}
+}
+
 // firstEnd returns the end of the occurrence that ends first in
 // buf[from:], or -1.
 func (s *Set) firstEnd(buf []byte, from int) int {
-	n := int32(0)
+	v := s.enc[0]
 	for i := from; i < len(buf); i++ {
-		b := buf[i]
-		for {
-			if t := s.step(n, b); t != none {
-				n = t
-				break
-			}
-			n = s.fail[n]
+		if v >= 0 {
+			v = s.scan[v>>1+s.cls[buf[i]]]
+		} else {
+			v = s.enc[s.next((^v)>>1, buf[i])]
 		}
-		if s.out[n] {
+		if (v^v>>31)&1 != 0 { // the out bit, of v or of ^v
 			return i + 1
 		}
 	}
@@ -199,8 +230,8 @@ func (s *Set) at(buf []byte, p int) int {
 	n := int32(0)
 	bestIdx, bestLen := int32(none), -1
 	for i := p; i < len(buf); i++ {
-		t := s.step(n, buf[i])
-		if t <= 0 {
+		t := s.child(n, buf[i])
+		if t == none {
 			break
 		}
 		n = t
