@@ -23,12 +23,14 @@ const (
 	// most memory a pattern's NFA may take by rg 15's count (nfasize.go).
 	DefaultSizeLimit = 100 << 20
 
-	// re2NFALimit is the largest NFA (by rg's count) whose full RE2
-	// program is compiled. Bigger ones compile slowly in RE2, and its DFA
-	// runs out of memory on them (\w{1000} is about 20 MiB) and logs to
-	// stderr, which go-re2 offers no way to turn off; the VM answers
-	// instead.
-	re2NFALimit = 2 << 20
+	// re2InstLimit is the largest program (in instructions, estimated by
+	// the states of rg's reverse NFA, nfasize.go) handed to RE2. Bigger
+	// ones compile slowly, and RE2's DFA runs out of memory on them
+	// (\w{1000}: 1.4 M instructions; 100,000 words: 0.9 M) and logs to
+	// stderr, which go-re2 offers no way to turn off; the VM (or the
+	// literal set) answers instead. 20,000 words (about 0.2 M) still
+	// run on RE2 without a message.
+	re2InstLimit = 250000
 
 	// chunkSize is how many bytes of a buffer one RE2 call scans when no
 	// literal prefilter applies (cut at a line terminator).

@@ -180,7 +180,7 @@ func Compile(o Options) (*Matcher, error) {
 	if limit <= 0 {
 		limit = DefaultSizeLimit
 	}
-	nfaBytes, serr := checkRgSize(h, o.Word, limit)
+	re2Insts, serr := checkRgSize(h, o.Word, limit)
 	if serr != nil {
 		return nil, serr
 	}
@@ -255,7 +255,7 @@ func Compile(o Options) (*Matcher, error) {
 		// saves its WebAssembly memory (~10 MB of RSS).
 		m.reMode = re2None
 	}
-	fullRE2 := nfaBytes <= re2NFALimit
+	fullRE2 := re2Insts <= re2InstLimit
 	if !fullRE2 && !(m.reMode == re2UTF8 && info.nonASCIIUni) {
 		m.reMode = re2None
 	}
@@ -269,7 +269,7 @@ func Compile(o Options) (*Matcher, error) {
 		// (or if it fails) the VM answers for non-ASCII text instead of
 		// waiting: one short non-ASCII line took 70 ms, an ASCII one 23.
 		av := asciiVariant(conf)
-		if n, over := nfaSize(av, false, false, re2NFALimit); over || n > re2NFALimit {
+		if z := nfaCount(av, false, true, 1<<62); z.states > re2InstLimit {
 			m.reMode = re2None
 		} else if ra, aerr := experimental.CompileLatin1(printRE2(av, re2Latin1)); aerr == nil {
 			m.reASCII = ra

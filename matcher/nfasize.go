@@ -45,31 +45,38 @@ func errSizeLimit(limit int) error {
 
 // checkRgSize returns errSizeLimit when rg 15 would reject h (the pattern
 // after flags; word adds -w's two half word boundaries) under limit, and
-// otherwise the size of its forward NFA.
+// otherwise the number of states of its reverse NFA: about the number of
+// instructions of h's RE2 program, which compiles classes into the same
+// suffix-sharing chains.
 func checkRgSize(h *hir, word bool, limit int) (int, error) {
 	if !word && isLiteralAlt(h, rgLiteralAltMin) {
-		// rg builds no NFA, so there is no limit; the size still tells
+		// rg builds no NFA, so there is no limit; the count still tells
 		// whether RE2 may have the pattern.
-		fwd, _ := nfaSize(h, false, false, 1<<62)
-		return fwd, nil
+		z := nfaCount(h, false, true, 1<<62)
+		return z.states, nil
 	}
 	// The reverse NFA is the larger for Unicode classes: it fails first.
-	if _, over := nfaSize(h, word, true, limit); over {
+	z := nfaCount(h, word, true, limit)
+	if z.over {
 		return 0, errSizeLimit(limit)
 	}
-	fwd, over := nfaSize(h, word, false, limit)
-	if over {
+	if nfaCount(h, word, false, limit).over {
 		return 0, errSizeLimit(limit)
 	}
-	return fwd, nil
+	return z.states, nil
 }
 
 // nfaSize returns the bytes rg's builder counts for h's forward (or
 // reverse) NFA, and whether that passes limit (counting stops there).
 func nfaSize(h *hir, word, reverse bool, limit int) (int, bool) {
+	z := nfaCount(h, word, reverse, limit)
+	return z.usage(), z.over
+}
+
+func nfaCount(h *hir, word, reverse bool, limit int) *nfaSizer {
 	z := &nfaSizer{limit: limit, reverse: reverse}
 	z.top(h, word)
-	return z.usage(), z.over
+	return z
 }
 
 type nfaRef struct{ start, end int }
