@@ -16,7 +16,7 @@ import (
 // forward NFA compiles them into a near-minimal UTF-8 automaton, the
 // reverse one into a larger automaton that only shares suffixes, and both
 // compressions go through small hash-indexed caches whose collisions
-// depend on state numbers. nfaSize replays that construction over the HIR
+// depend on state numbers. nfaCount replays that construction over the HIR
 // (state numbering and caches included) without building anything, so
 // that the patterns on either side of the limit are the ones rg answers
 // for, and stops as soon as the limit is passed.
@@ -66,13 +66,8 @@ func checkRgSize(h *hir, word bool, limit int) (int, error) {
 	return z.states, nil
 }
 
-// nfaSize returns the bytes rg's builder counts for h's forward (or
-// reverse) NFA, and whether that passes limit (counting stops there).
-func nfaSize(h *hir, word, reverse bool, limit int) (int, bool) {
-	z := nfaCount(h, word, reverse, limit)
-	return z.usage(), z.over
-}
-
+// nfaCount replays the construction of h's forward (or reverse) NFA,
+// counting until limit is passed.
 func nfaCount(h *hir, word, reverse bool, limit int) *nfaSizer {
 	z := &nfaSizer{limit: limit, reverse: reverse}
 	z.top(h, word)
