@@ -269,7 +269,7 @@ func Compile(o Options) (*Matcher, error) {
 		// (or if it fails) the VM answers for non-ASCII text instead of
 		// waiting: one short non-ASCII line took 70 ms, an ASCII one 23.
 		av := asciiVariant(conf)
-		if z := nfaCount(av, false, true, 1<<62); z.states > re2InstLimit {
+		if z := nfaCount(av, false, true, 1<<62); z.re2Insts() > re2InstLimit {
 			m.reMode = re2None
 		} else if ra, aerr := experimental.CompileLatin1(printRE2(av, re2Latin1)); aerr == nil {
 			m.reASCII = ra

@@ -45,15 +45,15 @@ func errSizeLimit(limit int) error {
 
 // checkRgSize returns errSizeLimit when rg 15 would reject h (the pattern
 // after flags; word adds -w's two half word boundaries) under limit, and
-// otherwise the number of states of its reverse NFA: about the number of
-// instructions of h's RE2 program, which compiles classes into the same
-// suffix-sharing chains.
+// otherwise the number of non-epsilon states of its reverse NFA: about the
+// number of instructions of h's RE2 program, which compiles classes into
+// the same suffix-sharing chains.
 func checkRgSize(h *hir, word bool, limit int) (int, error) {
 	if !word && isLiteralAlt(h, rgLiteralAltMin) {
 		// rg builds no NFA, so there is no limit; the count still tells
 		// whether RE2 may have the pattern.
 		z := nfaCount(h, false, true, 1<<62)
-		return z.states, nil
+		return z.re2Insts(), nil
 	}
 	// The reverse NFA is the larger for Unicode classes: it fails first.
 	z := nfaCount(h, word, true, limit)
@@ -63,7 +63,7 @@ func checkRgSize(h *hir, word bool, limit int) (int, error) {
 	if nfaCount(h, word, false, limit).over {
 		return 0, errSizeLimit(limit)
 	}
-	return z.states, nil
+	return z.re2Insts(), nil
 }
 
 // nfaCount replays the construction of h's forward (or reverse) NFA,
@@ -102,12 +102,13 @@ type suffixEntry struct {
 }
 
 type nfaSizer struct {
-	limit   int
-	reverse bool
-	over    bool
-	states  int      // states added so far (the next state's number)
-	heap    int      // heap bytes of sparse and union states
-	union   []uint64 // bit set: which states are unions
+	limit    int
+	reverse  bool
+	over     bool
+	states   int      // states added so far (the next state's number)
+	epsilons int      // how many of them are epsilon states
+	heap     int      // heap bytes of sparse and union states
+	union    []uint64 // bit set: which states are unions
 
 	mapVersion int
 	fwdMap     []utf8MapEntry
@@ -171,10 +172,28 @@ func (z *nfaSizer) patch(from int) {
 	}
 }
 
+// empty adds an epsilon state (RE2 has no instruction for it).
 func (z *nfaSizer) empty() nfaRef {
+	id := z.eps()
+	return nfaRef{id, id}
+}
+
+// state adds a state without heap memory that RE2 also has (a byte
+// range, an assertion, a fail state).
+func (z *nfaSizer) state() nfaRef {
 	id := z.add(0)
 	return nfaRef{id, id}
 }
+
+// eps adds an epsilon state and counts it.
+func (z *nfaSizer) eps() int {
+	z.epsilons++
+	return z.add(0)
+}
+
+// re2Insts estimates the instructions of the pattern's RE2 program: the
+// states less the epsilon ones.
+func (z *nfaSizer) re2Insts() int { return z.states - z.epsilons }
 
 func (z *nfaSizer) top(h *hir, word bool) {
 	var pre nfaRef
@@ -183,7 +202,7 @@ func (z *nfaSizer) top(h *hir, word bool) {
 	} else {
 		// (?s-u:.)*? before the pattern.
 		u := z.addUnion()
-		end := z.add(0)
+		end := z.eps()
 		z.add(nfaTransBytes)
 		z.patch(u)
 		z.patch(end)
@@ -199,7 +218,7 @@ func (z *nfaSizer) top(h *hir, word bool) {
 			if i == 1 {
 				return z.c(h)
 			}
-			return z.empty()
+			return z.state()
 		})
 	}
 	if z.reverse {
@@ -274,13 +293,13 @@ func (z *nfaSizer) c(h *hir) nfaRef {
 		return z.empty()
 	case hLit:
 		if h.isByte || h.r < utf8.RuneSelf {
-			return z.empty() // one byte-range state
+			return z.state() // one byte-range state
 		}
 		return z.bytesChain(utf8.RuneLen(h.r))
 	case hClass:
 		return z.class(h.cls)
 	case hAssert:
-		return z.empty()
+		return z.state()
 	case hCapture:
 		if z.reverse {
 			return z.c(h.subs[0])
@@ -310,7 +329,7 @@ func (z *nfaSizer) c(h *hir) nfaRef {
 
 // bytesChain compiles n consecutive byte-range states.
 func (z *nfaSizer) bytesChain(n int) nfaRef {
-	return z.concat(n, func(int) nfaRef { return z.empty() })
+	return z.concat(n, func(int) nfaRef { return z.state() })
 }
 
 // concat compiles n pieces in order (last first in reverse).
@@ -348,7 +367,7 @@ func (z *nfaSizer) alt(subs []*hir) nfaRef {
 	}
 	walk(subs)
 	if len(flat) == 0 {
-		return z.empty() // a fail state
+		return z.state() // a fail state
 	}
 	if len(flat) == 1 {
 		return z.c(flat[0])
@@ -363,7 +382,7 @@ func (z *nfaSizer) alt(subs []*hir) nfaRef {
 	first := z.c(flat[0])
 	second := z.c(flat[1])
 	u := z.addUnion()
-	end := z.add(0)
+	end := z.eps()
 	for i, s := range flat {
 		if z.over {
 			break
@@ -457,7 +476,7 @@ func (z *nfaSizer) literalTrie(lits [][]byte) nfaRef {
 	sorted := slices.Clone(lits)
 	slices.SortFunc(sorted, func(a, b []byte) int { return slices.Compare(a, b) })
 	start := z.addUnion()
-	end := z.add(0)
+	end := z.eps()
 	var prev []byte
 	for _, l := range sorted {
 		if z.over {
@@ -494,7 +513,7 @@ func (z *nfaSizer) repeat(h *hir) nfaRef {
 	case min == 0 && max == 1:
 		u := z.addUnion()
 		r := z.c(sub)
-		e := z.add(0)
+		e := z.eps()
 		z.patch(u)
 		z.patch(u)
 		z.patch(r.end)
@@ -505,7 +524,7 @@ func (z *nfaSizer) repeat(h *hir) nfaRef {
 		return z.exactly(sub, min)
 	}
 	prefix := z.exactly(sub, min)
-	e := z.add(0)
+	e := z.eps()
 	prevEnd := prefix.end
 	for i := min; i < max && !z.over; i++ {
 		u := z.addUnion()
@@ -538,7 +557,7 @@ func (z *nfaSizer) atLeast(sub *hir, n int) nfaRef {
 		z.patch(r.end)
 		z.patch(plus)
 		q := z.addUnion()
-		e := z.add(0)
+		e := z.eps()
 		z.patch(q)
 		z.patch(q)
 		z.patch(plus)
@@ -564,12 +583,12 @@ func (z *nfaSizer) class(c *charClass) nfaRef {
 	ranges := z.rgClassRanges(c)
 	if len(ranges) == 1 && ranges[0].lo == ranges[0].hi {
 		if c.bytes || ranges[0].lo < utf8.RuneSelf {
-			return z.empty()
+			return z.state()
 		}
 		return z.bytesChain(utf8.RuneLen(ranges[0].lo))
 	}
 	if c.bytes || len(ranges) == 0 || ranges[len(ranges)-1].hi < utf8.RuneSelf {
-		end := z.add(0)
+		end := z.eps()
 		s := z.add(nfaTransBytes * len(ranges))
 		return nfaRef{s, end}
 	}
@@ -582,7 +601,7 @@ func (z *nfaSizer) class(c *charClass) nfaRef {
 // classForward replays the forward UTF-8 compiler (Daciuk's algorithm
 // over the sorted UTF-8 sequences, with a bounded cache of states).
 func (z *nfaSizer) classForward(ranges []rng) nfaRef {
-	target := z.add(0)
+	target := z.eps()
 	z.mapVersion++
 	if z.fwdMap == nil {
 		z.fwdMap = make([]utf8MapEntry, utf8MapCap)
@@ -665,7 +684,7 @@ func (z *nfaSizer) classReverse(ranges []rng) nfaRef {
 		z.sufMap = make([]suffixEntry, utf8SuffixCap)
 	}
 	u := z.addUnion()
-	altEnd := z.add(0)
+	altEnd := z.eps()
 	for _, seq := range z.sequences(ranges) {
 		if z.over {
 			break

@@ -236,6 +236,20 @@ func re2Child(t *testing.T) {
 		buf := append(append([]byte{}, line...), '\n')
 		m.NextLine(buf, 0)
 	}
+	// Just under re2InstLimit RE2 has the program: a long run of word
+	// characters (many DFA states) must not make its DFA give up.
+	word := bytes.Repeat([]byte("éàöü"), 30000)
+	for _, pat := range []string{`\w{160}`, `(\w{10}){16}x`} {
+		m, err := Compile(Options{Patterns: []string{pat}, LineTerminator: '\n'})
+		if err != nil {
+			t.Fatalf("%s: %v", pat, err)
+		}
+		if m.reReady != nil {
+			<-m.reReady
+		}
+		m.IsMatch(word)
+		m.Occurrences(word, nil)
+	}
 	for _, pat := range []string{`(\w{10000})`, `(\w{10}){1000}`, `(\w{100}){100}`} {
 		if _, err := Compile(Options{Patterns: []string{pat}, LineTerminator: '\n'}); err == nil {
 			t.Errorf("%s: accepted", pat)
