@@ -16,8 +16,8 @@ func TestExported(t *testing.T) {
 		src  string
 		want []string
 	}{
-		{Go, "package p\n\nfunc Open() {}\n\nfunc close() {}\n\ntype File struct{ n int }\n\ntype file struct{}\n\nfunc (f *File) Read() {}\n\nfunc (f *File) seek() {}\n\nconst (\n\tMax = 1\n\tmin = 0\n)\n\nvar hidden = 1\n\ntype Reader interface {\n\tRead() int\n\tclose()\n}\n",
-			[]string{"Open", "File", "Read", "Max, min", "Reader", "Reader.Read"}},
+		{Go, "package p\n\nfunc Open() {}\n\nfunc close() {}\n\ntype File struct{ n int }\n\ntype file struct{}\n\nfunc (f *File) Read() {}\n\nfunc (f *File) seek() {}\n\nfunc (f *file) Open() {}\n\nfunc (l List[T]) Len() int { return 0 }\n\nconst (\n\tMax = 1\n\tmin = 0\n)\n\nvar hidden = 1\n\ntype Reader interface {\n\tRead() int\n\tclose()\n}\n",
+			[]string{"Open", "File", "Read", "Len", "Max, min", "Reader", "Reader.Read"}},
 		{Python, "def load():\n    pass\n\ndef _helper():\n    pass\n\nclass Store:\n    def get(self):\n        pass\n\n    def _evict(self):\n        pass\n\n    def __init__(self):\n        pass\n\nclass _Cache:\n    pass\n\nLIMIT = 3\n",
 			[]string{"load", "Store", "Store.get", "LIMIT"}},
 		{Python, "__all__ = ['load', \"Store\"]\n\ndef load():\n    pass\n\ndef dump():\n    pass\n\nclass Store:\n    def get(self):\n        pass\n",

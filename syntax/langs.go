@@ -616,12 +616,29 @@ func isCapitalised(name string) bool {
 }
 
 func goExported(b *builder, n, outer *sitter.Node, f found, parent int, pre []byte) bool {
+	if b.g.typ(n) == "method_declaration" && !isCapitalised(goReceiverType(b.text(field(n, "receiver")))) {
+		return false // a method of an unexported type
+	}
 	for _, name := range strings.Split(f.name, ", ") {
 		if isCapitalised(name) {
 			return true
 		}
 	}
 	return false
+}
+
+// goReceiverType is the type name of a receiver list: "(f *File[T])" is
+// "File".
+func goReceiverType(recv string) string {
+	recv = strings.Trim(recv, "() \t")
+	if i := strings.IndexByte(recv, '['); i >= 0 {
+		recv = recv[:i]
+	}
+	fields := strings.Fields(recv)
+	if len(fields) == 0 {
+		return ""
+	}
+	return strings.TrimLeft(fields[len(fields)-1], "*")
 }
 
 func pyExported(b *builder, n, outer *sitter.Node, f found, parent int, pre []byte) bool {
