@@ -157,6 +157,13 @@ func Load(argv []string, env Env) (*Config, error) {
 		return nil, err
 	}
 	c.Matcher = matcherOptions(a, patterns)
+	if v, ok := a.Value("regex-size-limit"); ok {
+		n, err := ParseHumanSize(v)
+		if err != nil {
+			return nil, err
+		}
+		c.Matcher.SizeLimit = int(min(n, math.MaxInt32))
+	}
 	c.Paths, c.UsingDefaultPath = defaultPaths(a, env, paths)
 	onlyStdin := len(c.Paths) == 1 && c.Paths[0] == "-"
 
