@@ -5,7 +5,7 @@ STATIC  := bin/evgrep-static
 SHARED  ?= ../shared
 PKGS    := ./...
 
-.PHONY: build static test run conformance conformance-walker clean
+.PHONY: build static test run conformance conformance-13 conformance-walker clean
 
 build:
 	$(GO) build -trimpath -o $(BIN) ./cmd/evgrep
@@ -33,11 +33,16 @@ golden:
 run: build
 	./$(BIN) --sort path -n 'func main\(' .
 
+# Conformance: all of ripgrep's scenarios against the reference ripgrep 15.2
+# (make reference installs it); conformance-13 against Debian 12's rg 13.
 conformance: build
+	python3 $(SHARED)/conformance/run.py $(BIN) --reference $(RG15_DIR)/rg-direct
+
+conformance-13: build
 	python3 $(SHARED)/conformance/run.py $(BIN) --supported-flags $(SHARED)/conformance/flags-all.txt
 
 conformance-walker: build
-	python3 $(SHARED)/conformance/run.py $(BIN) --supported-flags $(SHARED)/conformance/flags-walker.txt
+	python3 $(SHARED)/conformance/run.py $(BIN) --reference $(RG15_DIR)/rg-direct --supported-flags $(SHARED)/conformance/flags-walker.txt
 
 # The reference ripgrep 15.2.0, from $(SHARED)/conformance/rg15: unpacked
 # into RG15_DIR with the C library it needs. Besides the launcher DIR/rg
