@@ -12,7 +12,7 @@ func init() {
 
 // resolveVersion returns the version to report: stamped when the linker set
 // it, else the main module's version from the build information (`go
-// install …@v1.2.3` records v1.2.3; a build in a git checkout records a
+// install …@v1.2.3` records v1.2.3; a build in a git clone records a
 // pseudo-version naming the commit), else stamped (the default).
 func resolveVersion(stamped string, readBuildInfo func() (*debug.BuildInfo, bool)) string {
 	if stamped != defaultVersion {
