@@ -109,7 +109,7 @@ func (t *translator) node(a *ast, f *flags) (*hir, *parseError) {
 			if !f.m {
 				h.assert = assertEndText
 			}
-		case assertWordB, assertNotWordB:
+		case assertWordB, assertNotWordB, assertWordStart, assertWordEnd, assertWordStartHalf, assertWordEndHalf:
 			h.uniWB = f.u
 		}
 		return h, nil
@@ -219,7 +219,15 @@ func (t *translator) literal(c rune, lk litKind, sp span, f *flags) (*hir, *pars
 		return &hir{kind: hLit, r: c, isByte: true}, nil
 	}
 	if !f.u && c > 0x7F {
-		return nil, errAt(sp, msgUnicodeNotAllowed)
+		// rg 15 (regex-syntax 0.8, UTF-8 mode off) matches a non-ASCII
+		// literal outside a class as its UTF-8 bytes, never case folded.
+		var buf [utf8.UTFMax]byte
+		n := utf8.EncodeRune(buf[:], c)
+		h := &hir{kind: hConcat}
+		for _, b := range buf[:n] {
+			h.subs = append(h.subs, &hir{kind: hLit, r: rune(b), isByte: true})
+		}
+		return h, nil
 	}
 	if f.i {
 		if f.u {
@@ -482,6 +490,8 @@ type hirInfo struct {
 	nonASCIIUni bool // Unicode literal or class member >= 0x80
 	byteHigh    bool // byte literal or byte class member >= 0x80
 	bigRepeat   bool // a repetition RE2 cannot take
+	specialWB   bool // \b{start} and kin: RE2 has no spelling for them
+	plainUniWB  bool // a Unicode \b or \B (not one of the special kinds)
 	maxCap      int
 }
 
@@ -506,7 +516,13 @@ func analyze(h *hir) hirInfo {
 			}
 		case hAssert:
 			switch h.assert {
+			case assertWordStart, assertWordEnd, assertWordStartHalf, assertWordEndHalf:
+				in.specialWB = true
+				fallthrough
 			case assertWordB, assertNotWordB:
+				if h.assert <= assertNotWordB && h.uniWB {
+					in.plainUniWB = true
+				}
 				if h.uniWB {
 					in.uniWB = true
 				} else {

@@ -43,12 +43,16 @@ const (
 type assertKind uint8
 
 const (
-	assertStartLine assertKind = iota // ^
-	assertEndLine                     // $
-	assertStartText                   // \A
-	assertEndText                     // \z
-	assertWordB                       // \b
-	assertNotWordB                    // \B
+	assertStartLine     assertKind = iota // ^
+	assertEndLine                         // $
+	assertStartText                       // \A
+	assertEndText                         // \z
+	assertWordB                           // \b
+	assertNotWordB                        // \B
+	assertWordStart                       // \b{start}, \<
+	assertWordEnd                         // \b{end}, \>
+	assertWordStartHalf                   // \b{start-half}
+	assertWordEndHalf                     // \b{end-half}
 )
 
 // flagItem is one flag letter in a (?flags) group; neg reports a preceding '-'.
@@ -285,6 +289,8 @@ const (
 	msgClassRange      = "invalid character class range, the start must be <= the end"
 	msgClassRangeLit   = "invalid range boundary, must be a literal"
 	msgUnicodeClassInv = "invalid Unicode character class"
+	msgWordBUnclosed   = "special word boundary assertion is either unclosed or contains an invalid character"
+	msgWordBUnrec      = "unrecognized special word boundary assertion, valid choices are: start, end, start-half or end-half"
 	msgNest            = "exceed the maximum number of nested parentheses/brackets (250)"
 	hintPCRE2          = "Consider enabling PCRE2 with the --pcre2 flag, which can handle backreferences\nand look-around."
 )
@@ -432,11 +438,59 @@ func (p *parser) parseEscape() (*ast, *parseError) {
 	case 'z':
 		return &ast{kind: astAssert, sp: sp, assert: assertEndText}, nil
 	case 'b':
+		if !p.eof() && p.char() == '{' {
+			if a, ok, err := p.maybeSpecialWordBoundary(start); ok || err != nil {
+				return a, err
+			}
+		}
 		return &ast{kind: astAssert, sp: sp, assert: assertWordB}, nil
+	case '<':
+		return &ast{kind: astAssert, sp: sp, assert: assertWordStart}, nil
+	case '>':
+		return &ast{kind: astAssert, sp: sp, assert: assertWordEnd}, nil
 	case 'B':
 		return &ast{kind: astAssert, sp: sp, assert: assertNotWordB}, nil
 	}
 	return nil, errAt(sp, msgEscapeUnrec)
+}
+
+// maybeSpecialWordBoundary parses the {name} of \b{start}, \b{end},
+// \b{start-half} or \b{end-half} (the parser sits on '{'). When the brace
+// does not start a name it reports !ok and leaves the position alone: the
+// brace is a counted repetition of \b.
+func (p *parser) maybeSpecialWordBoundary(start int) (*ast, bool, *parseError) {
+	isNameChar := func(c rune) bool { return c == '-' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') }
+	save := p.pos
+	brace := p.pos
+	if !p.bumpAndBumpSpace() || !isNameChar(p.char()) {
+		p.pos = save
+		return nil, false, nil
+	}
+	nameStart := p.pos
+	var name []rune
+	for !p.eof() && isNameChar(p.char()) {
+		name = append(name, p.char())
+		p.bumpAndBumpSpace()
+	}
+	if p.eof() || p.char() != '}' {
+		return nil, true, errAt(span{brace, p.pos}, msgWordBUnclosed)
+	}
+	nameSp := span{nameStart, p.pos}
+	p.bump()
+	var k assertKind
+	switch string(name) {
+	case "start":
+		k = assertWordStart
+	case "end":
+		k = assertWordEnd
+	case "start-half":
+		k = assertWordStartHalf
+	case "end-half":
+		k = assertWordEndHalf
+	default:
+		return nil, true, errAt(nameSp, msgWordBUnrec)
+	}
+	return &ast{kind: astAssert, sp: span{start, p.pos}, assert: k}, true, nil
 }
 
 func (p *parser) parseHex() (*ast, *parseError) {
