@@ -438,7 +438,7 @@ func termError(term byte) *parseError {
 	default:
 		lit = `"` + string(rune(term)) + `"`
 	}
-	return &parseError{msg: "the literal '" + lit + "' is not allowed in a regex",
+	return &parseError{msg: "the literal " + lit + " is not allowed in a regex",
 		sp: span{-1, -1},
 		hint: "Consider enabling multiline mode with the --multiline flag (or -U for short).\n" +
 			"When multiline mode is enabled, new line characters can be matched."}
