@@ -407,6 +407,11 @@ type notAllowedError struct{ c byte }
 // stripTerm removes the line terminator byte from every class and rejects
 // literals equal to it, as rg does for line-oriented search.
 func stripTerm(h *hir, term byte) *parseError {
+	if u := singleCharAlt(h); u != nil {
+		// regex-syntax 0.8 makes an alternation of single characters one
+		// class, from which the terminator is removed like any class's.
+		*h = hir{kind: hClass, cls: u}
+	}
 	switch h.kind {
 	case hLit:
 		if h.r == rune(term) {
@@ -424,6 +429,35 @@ func stripTerm(h *hir, term byte) *parseError {
 		}
 	}
 	return nil
+}
+
+// singleCharAlt returns the union of an alternation whose branches are all
+// single characters (literals or classes of one kind), or nil.
+func singleCharAlt(h *hir) *charClass {
+	if h.kind != hAlt || len(h.subs) == 0 {
+		return nil
+	}
+	u := &charClass{}
+	for i, s := range h.subs {
+		var bytes bool
+		switch s.kind {
+		case hLit:
+			bytes = s.isByte
+			u.add(s.r, s.r)
+		case hClass:
+			bytes = s.cls.bytes
+			u.r = append(u.r, s.cls.r...)
+		default:
+			return nil
+		}
+		if i == 0 {
+			u.bytes = bytes
+		} else if bytes != u.bytes {
+			return nil
+		}
+	}
+	u.canon()
+	return u
 }
 
 func termError(term byte) *parseError {

@@ -80,26 +80,11 @@ func banNUL(h *hir) *parseError {
 	if h.kind == hRepeat && h.max == 0 {
 		return nil
 	}
-	if h.kind == hAlt {
-		u := &charClass{}
-		single := true
-		for _, s := range h.subs {
-			switch {
-			case s.kind == hLit:
-				u.add(s.r, s.r)
-			case s.kind == hClass:
-				u.r = append(u.r, s.cls.r...)
-			default:
-				single = false
-			}
+	if u := singleCharAlt(h); u != nil {
+		if len(u.r) == 1 && u.r[0] == (rng{0, 0}) {
+			return nulError()
 		}
-		if single {
-			u.canon()
-			if len(u.r) == 1 && u.r[0] == (rng{0, 0}) {
-				return nulError()
-			}
-			return nil
-		}
+		return nil
 	}
 	switch h.kind {
 	case hLit:
