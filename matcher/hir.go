@@ -61,7 +61,6 @@ func (f *flags) apply(items []flagItem) {
 }
 
 const msgUnicodeNotAllowed = "Unicode not allowed here"
-const msgEmptyClass = "empty character classes are not allowed"
 
 type translator struct{}
 
@@ -146,9 +145,7 @@ func (t *translator) node(a *ast, f *flags) (*hir, *parseError) {
 		if a.negated {
 			c.negate()
 		}
-		if len(c.r) == 0 {
-			return nil, errAt(a.sp, msgEmptyClass)
-		}
+		// regex-syntax 0.8 accepts an empty class: it never matches.
 		return &hir{kind: hClass, cls: c}, nil
 	case astRepeat:
 		sub, err := t.node(a.subs[0], f)
@@ -418,8 +415,9 @@ func stripTerm(h *hir, term byte) *parseError {
 			return termError(term)
 		}
 	case hClass:
+		wasEmpty := len(h.cls.r) == 0
 		h.cls.difference(&charClass{r: []rng{{rune(term), rune(term)}}})
-		if len(h.cls.r) == 0 {
+		if len(h.cls.r) == 0 && !wasEmpty {
 			return termError(term)
 		}
 	}

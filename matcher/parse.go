@@ -373,6 +373,14 @@ func isMetaChar(c rune) bool {
 	return false
 }
 
+// isEscapeable reports whether \c is a literal c (metacharacters aside).
+func isEscapeable(c rune) bool {
+	if c >= utf8.RuneSelf || c == '<' || c == '>' {
+		return false
+	}
+	return !(('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z'))
+}
+
 func isHexDigit(c rune) bool {
 	return ('0' <= c && c <= '9') || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F')
 }
@@ -450,6 +458,11 @@ func (p *parser) parseEscape() (*ast, *parseError) {
 		return &ast{kind: astAssert, sp: sp, assert: assertWordEnd}, nil
 	case 'B':
 		return &ast{kind: astAssert, sp: sp, assert: assertNotWordB}, nil
+	}
+	if isEscapeable(c) {
+		// regex-syntax 0.8: any ASCII character but a letter, a digit,
+		// '<' and '>' may be escaped to stand for itself.
+		return &ast{kind: astLiteral, sp: sp, c: c, lk: litPunct}, nil
 	}
 	return nil, errAt(sp, msgEscapeUnrec)
 }
@@ -707,9 +720,14 @@ func (p *parser) parseCountedRepetition(concat *ast) *parseError {
 	return nil
 }
 
+// isCaptureChar is regex-syntax 0.8's rule for group names: a letter or
+// '_' first, then also digits, '.', '[' and ']' (Unicode letters and
+// digits included).
 func isCaptureChar(c rune, first bool) bool {
-	return c == '_' || (!first && (('0' <= c && c <= '9') || c == '.' || c == '[' || c == ']')) ||
-		('A' <= c && c <= 'Z') || ('a' <= c && c <= 'z')
+	if c == '_' || unicode.IsLetter(c) || unicode.Is(unicode.Other_Alphabetic, c) || unicode.Is(unicode.Nl, c) {
+		return true
+	}
+	return !first && (c == '.' || c == '[' || c == ']' || unicode.IsDigit(c) || unicode.IsNumber(c))
 }
 
 // parseGroup parses the opening of a group. It returns either a flags
@@ -724,7 +742,7 @@ func (p *parser) parseGroup() (*ast, *parseError) {
 		return nil, e
 	}
 	innerSpan := p.here()
-	if p.bumpIf("?P<") {
+	if p.bumpIf("?P<") || p.bumpIf("?<") {
 		p.capIdx++
 		idx := p.capIdx
 		if p.eof() {

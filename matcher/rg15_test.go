@@ -145,6 +145,14 @@ func TestRG15PatternAssembly(t *testing.T) {
 		{pats: []string{"a{2,1}"}, mod: line},
 		{pats: []string{`\n|b`}}, {pats: []string{`x|\n|b`}}, {pats: []string{`xy|\n`}}, {pats: []string{`a\n|b`}},
 		{pats: []string{`(?:\n|b)c`}}, {pats: []string{`[\n]|xy`}}, {pats: []string{`\n?b`}},
+		// regex-syntax 0.8: escaped punctuation, (?<name>), empty classes.
+		{pats: []string{`\!|\%|\"|\,|\=`}}, {pats: []string{`\ `}}, {pats: []string{"\\\t"}}, {pats: []string{`[\!\ \@]+`}},
+		{pats: []string{`\_`}}, {pats: []string{`\/\:\;`}}, {pats: []string{`\'`}}, {pats: []string{`\e`}}, {pats: []string{`\9`}},
+		{pats: []string{`(?<n>o+)`}}, {pats: []string{`(?<n>a)(?<n>b)`}}, {pats: []string{`(?<>a)`}}, {pats: []string{`(?<1a>a)`}},
+		{pats: []string{`(?<n`}}, {pats: []string{`(?<é>o)`}}, {pats: []string{`(?<a.b[0]>o)`}}, {pats: []string{`(?P<n>f)(?<m>o)`}},
+		{pats: []string{`[a&&b]`}}, {pats: []string{`x[a&&b]?`}}, {pats: []string{`[a&&b]*foo`}}, {pats: []string{`o|[a&&b]`}},
+		{pats: []string{`(?-u:[^\x00-\xff])`}}, {pats: []string{`[^\x00-\x{10FFFF}]`}}, {pats: []string{`[a&&b]|\n`}},
+		{pats: []string{`[\n&&\n]`}}, {pats: []string{`[a&&b]`}, mod: word}, {pats: []string{`[a&&b]+`}, mod: line},
 	}
 	inputs := rg15Inputs()
 	for i, c := range cases {
