@@ -145,24 +145,6 @@ func (c *charClass) clone() *charClass {
 	return &charClass{bytes: c.bytes, r: append([]rng(nil), c.r...)}
 }
 
-// foldable lists every rune whose simple case folding orbit is not itself.
-// Such a rune always has a case mapping, so only unicode.CaseRanges (a few
-// thousand runes) is walked instead of all of Unicode (20 ms per -i run).
-var foldable = sync.OnceValue(func() []rune {
-	var out []rune
-	for _, cr := range unicode.CaseRanges {
-		for r := rune(cr.Lo); r <= rune(cr.Hi); r++ {
-			// The whole orbit: it may hold a rune without a case
-			// mapping of its own (ß, reached from ẞ).
-			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-				out = append(out, f, r)
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return slices.Compact(out)
-})
-
 // caseFold adds the simple case folding orbit of every member (Unicode
 // classes) or the other ASCII case (byte classes).
 func (c *charClass) caseFold() {
@@ -181,12 +163,12 @@ func (c *charClass) caseFold() {
 		c.canon()
 		return
 	}
-	fl := foldable()
+	ft := ucdFold()
 	var add []rng
 	for _, x := range c.r {
-		i := sort.Search(len(fl), func(i int) bool { return fl[i] >= x.lo })
-		for ; i < len(fl) && fl[i] <= x.hi; i++ {
-			for f := unicode.SimpleFold(fl[i]); f != fl[i]; f = unicode.SimpleFold(f) {
+		i := sort.Search(len(ft.runes), func(i int) bool { return ft.runes[i] >= x.lo })
+		for ; i < len(ft.runes) && ft.runes[i] <= x.hi; i++ {
+			for _, f := range ft.orbits[ft.orbit[i]] {
 				add = append(add, rng{f, f})
 			}
 		}
@@ -196,7 +178,11 @@ func (c *charClass) caseFold() {
 }
 
 // hasSimpleFold reports whether r has case variants.
-func hasSimpleFold(r rune) bool { return unicode.SimpleFold(r) != r }
+func hasSimpleFold(r rune) bool {
+	ft := ucdFold()
+	_, ok := slices.BinarySearch(ft.runes, r)
+	return ok
+}
 
 var (
 	// uniWordClass is Rust's Unicode \w: Alphabetic, marks, decimal
@@ -210,6 +196,9 @@ var (
 	})
 	uniDigitClass = sync.OnceValue(func() *charClass { return ucdClass("gc/Decimal_Number") })
 	uniSpaceClass = sync.OnceValue(func() *charClass { return ucdClass("bool/White_Space") })
+	// uniUpperClass is the Uppercase property, which smart case (-S) asks
+	// of each literal as rg does (Rust's char::is_uppercase).
+	uniUpperClass = sync.OnceValue(func() *charClass { return ucdClass("bool/Uppercase") })
 )
 
 // isUniWord reports whether r is a Unicode word character (Rust's \w).

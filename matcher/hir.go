@@ -364,7 +364,7 @@ func smartCaseInsensitive(a *ast) bool {
 	anyLit, anyUpper := false, false
 	lit := func(c rune) {
 		anyLit = true
-		if unicode.IsUpper(c) || unicode.Is(unicode.Other_Uppercase, c) {
+		if uniUpperClass().contains(c) {
 			anyUpper = true
 		}
 	}

@@ -23,11 +23,8 @@ import (
 //
 //	EVGREP_UPDATE_GOLDEN=1 EVGREP_REFERENCE_RG=/opt/rg15/rg go test ./matcher/ -run TestRG15
 //
-// Known differences from rg 15.2 (not exercised here): case folding uses
-// Go's tables (Unicode 15.0), so -i misses the few case pairs new in 16.0
-// (e.g. U+1C89/U+1C8A, U+A7CB/U+0264, U+A7CC/U+A7CD, U+A7DA..U+A7DC, the
-// Garay letters U+10D50..U+10D85); smart case judges uppercase with Go's
-// tables too.
+// Case folding and smart case's uppercase test use the generated Unicode
+// 16.0 tables too (TestRG15PatternAssembly has pairs new in 15.1 and 16.0).
 
 // open15 opens the golden file of a rg 15.2 test, and skips the test when
 // the reference named explicitly is another rg (its answers differ).
@@ -59,7 +56,7 @@ func rg15Inputs() []string {
 		}
 		out = append(out, b.String())
 	}
-	return append(out, "...\n", "\n##\n", "foo\xfffoo\n", "some.domain.com\nsome.domain.com/x\n", "FooBar\n", "a b c\n", "é-foo foo-é\n")
+	return append(out, "\u1c89\u1c8a \ua7cb\u0264 \u0390\u1fd3 \ufb05\ufb06 \ua7da\ua7db\ua7dc\u019b \U00010D50\U00010D70 k\u212a\n", "\n##\n", "foo\xfffoo\n", "some.domain.com\nsome.domain.com/x\n", "FooBar\n", "a b c\n", "é-foo foo-é\n")
 }
 
 // compare15 is compareWithRG for rg 15, which starts every error message
@@ -153,6 +150,11 @@ func TestRG15PatternAssembly(t *testing.T) {
 		{pats: []string{`[a&&b]`}}, {pats: []string{`x[a&&b]?`}}, {pats: []string{`[a&&b]*foo`}}, {pats: []string{`o|[a&&b]`}},
 		{pats: []string{`(?-u:[^\x00-\xff])`}}, {pats: []string{`[^\x00-\x{10FFFF}]`}}, {pats: []string{`[a&&b]|\n`}},
 		{pats: []string{`[\n&&\n]`}}, {pats: []string{`[a&&b]`}, mod: word}, {pats: []string{`[a&&b]+`}, mod: line},
+		// Case pairs new in Unicode 15.1 and 16.0, folded and judged by -S.
+		{pats: []string{"\u1c8a"}, mod: icase}, {pats: []string{"\u1c89"}, mod: smart}, {pats: []string{"\u1c8a"}, mod: smart},
+		{pats: []string{"\ua7cb"}, mod: icase}, {pats: []string{"\u0264"}, mod: icase}, {pats: []string{"\ua7cb"}, mod: smart},
+		{pats: []string{"\u0390"}, mod: icase}, {pats: []string{"\ufb05"}, mod: icase}, {pats: []string{"[\ua7da-\ua7dc]+"}, mod: icase},
+		{pats: []string{"\U00010D50"}, mod: icase}, {pats: []string{"\U00010D70"}, mod: smart}, {pats: []string{`\p{Lu}+`}, mod: icase},
 	}
 	inputs := rg15Inputs()
 	for i, c := range cases {

@@ -2,7 +2,9 @@ package matcher
 
 import (
 	"encoding/binary"
+	"sort"
 	"strings"
+	"sync"
 )
 
 // This file resolves \p{...} names the way rg 15's regex (regex-syntax 0.8)
@@ -142,3 +144,50 @@ func unicodeProperty(name, value string, hasVal bool) (*charClass, string) {
 	}[canon]
 	return found(ucdClass(prefix + v))
 }
+
+// foldTable is the simple case folding of Unicode 16.0 (ucdFoldOrbits):
+// runes lists every code point with case variants, in order; orbit[i]
+// indexes the orbit (all its variants, itself included) of runes[i].
+type foldTable struct {
+	runes  []rune
+	orbit  []int
+	orbits [][]rune
+}
+
+var ucdFold = sync.OnceValue(func() *foldTable {
+	ft := &foldTable{}
+	b := []byte(ucdFoldOrbits)
+	next := func() rune {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			b = nil
+			return 0
+		}
+		b = b[n:]
+		return rune(v)
+	}
+	first := rune(0)
+	type member struct {
+		r     rune
+		orbit int
+	}
+	var ms []member
+	for len(b) > 0 {
+		size := int(next())
+		first += next()
+		o := []rune{first}
+		for k := 1; k < size; k++ {
+			o = append(o, o[k-1]+next())
+		}
+		for _, r := range o {
+			ms = append(ms, member{r, len(ft.orbits)})
+		}
+		ft.orbits = append(ft.orbits, o)
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].r < ms[j].r })
+	for _, m := range ms {
+		ft.runes = append(ft.runes, m.r)
+		ft.orbit = append(ft.orbit, m.orbit)
+	}
+	return ft
+})
