@@ -191,6 +191,11 @@ func Load(argv []string, env Env) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	if oneNonDirectory(c.Paths) {
+		// rg 15 searches a single path that is not a folder without the
+		// parallel walk (its messages then take walkdir's wording).
+		wo.Threads = 1
+	}
 	c.Pipeline = pipeline.Options{
 		Walk:   wo,
 		Search: sc,
@@ -699,4 +704,14 @@ func typeChanges(a *Args) []types.Change {
 		out = append(out, types.Change{Kind: typeKinds[fv.Flag], Arg: fv.Value})
 	}
 	return out
+}
+
+// oneNonDirectory reports whether paths is one path that is not a folder
+// (a file, stdin, or a path that does not exist).
+func oneNonDirectory(paths []string) bool {
+	if len(paths) != 1 {
+		return false
+	}
+	st, err := os.Stat(paths[0])
+	return err != nil || !st.IsDir()
 }
