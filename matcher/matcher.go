@@ -342,21 +342,6 @@ func collectNames(h *hir, names map[string]int) {
 	}
 }
 
-// shiftCaptures copies h with every capture index raised by one.
-func shiftCaptures(h *hir) *hir {
-	c := *h
-	if c.kind == hCapture {
-		c.capIdx++
-	}
-	if len(h.subs) > 0 {
-		c.subs = make([]*hir, len(h.subs))
-		for i, s := range h.subs {
-			c.subs[i] = shiftCaptures(s)
-		}
-	}
-	return &c
-}
-
 // NumCaptures returns the number of capture groups in the pattern(s).
 func (m *Matcher) NumCaptures() int { return m.ncap }
 
