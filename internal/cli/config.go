@@ -271,6 +271,7 @@ func matcherOptions(a *Args, patterns []string) matcher.Options {
 		CRLF:           a.Has("crlf"),
 		LineTerminator: '\n',
 		NoUnicode:      a.Has("no-unicode") || a.Has("no-pcre2-unicode"),
+		BanNUL:         !a.Has("text") && !a.Has("null-data"),
 	}
 	if a.Has("null-data") && !o.Multiline {
 		o.LineTerminator = 0
