@@ -1,0 +1,394 @@
+// Package pcre2 is evgrep's second regex engine: PCRE2 (look-around,
+// backreferences, possessive quantifiers, atomic groups, \K, …) for rg's
+// -P/--pcre2 and --engine auto. It is pure Go (PCRE2's C source translated
+// by ccgo, from go.elara.ws/pcre), so a CGO_ENABLED=0 build keeps it.
+//
+// A Matcher serves the searcher and the printers as the default
+// matcher.Matcher does, with the semantics of ripgrep's grep-pcre2: the
+// patterns are wrapped and joined as its RegexMatcherBuilder does, lines
+// are matched one at a time (PCRE2 gives rg no line-terminator guarantee),
+// and a multiline search restarts on the rest of the buffer after each
+// match. The package knows nothing of flags or printing.
+package pcre2
+
+import (
+	"bytes"
+	"strings"
+	"unicode"
+
+	"go.elara.ws/pcre/lib"
+
+	"github.com/evgrep/evgrep/matcher"
+)
+
+// Range is a half-open byte range.
+type Range = matcher.Range
+
+// Matcher is a compiled PCRE2 pattern set. It is safe for concurrent use.
+type Matcher struct {
+	c    *code
+	term byte
+	crlf bool
+}
+
+// Version is the PCRE2 library's version, "10.40".
+func Version() string { return lib.DPACKAGE_VERSION }
+
+// VersionText is rg's --pcre2-version line for this build.
+func VersionText() string {
+	jit := "unavailable"
+	if jitAvailable() {
+		jit = "available"
+	}
+	return "PCRE2 " + Version() + " is available (JIT is " + jit + ")"
+}
+
+// escape makes a -F pattern literal: every ASCII punctuation character is
+// escaped (PCRE2 accepts an escaped non-alphanumeric ASCII character as
+// itself).
+func escape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x80 && !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == ' ') {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// hasUppercaseLiteral is grep-pcre2's smart-case test: an uppercase
+// character not right after a backslash.
+func hasUppercaseLiteral(p string) bool {
+	skip := false
+	for _, r := range p {
+		switch {
+		case skip:
+			skip = false
+		case r == '\\':
+			skip = true
+		case unicode.IsUpper(r):
+			return true
+		}
+	}
+	return false
+}
+
+// Pattern is the single pattern grep-pcre2 compiles for o: each pattern
+// wrapped in a group (escaped with -F), alternated, then wrapped for -x or
+// -w. It also reports whether smart case turns caseless matching on.
+func Pattern(o matcher.Options) (string, bool) {
+	pats := make([]string, len(o.Patterns))
+	for i, p := range o.Patterns {
+		// rg 15.2 wraps a (?x) pattern as any other: a '#' comment in it
+		// swallows the closing parenthesis (a compile error), as there.
+		if o.Fixed {
+			p = escape(p)
+		}
+		pats[i] = "(?:" + p + ")"
+	}
+	single := strings.Join(pats, "|")
+	if len(o.Patterns) == 0 {
+		single = `[^\S\s]`
+	}
+	caseless := o.Case == matcher.Insensitive || o.Case == matcher.Smart && !hasUppercaseLiteral(single)
+	switch {
+	case o.Line:
+		single = `(?m:^)(?:` + single + `)(?m:$)`
+	case o.Word:
+		single = `(?<!\w)(?:` + single + `)(?!\w)`
+	}
+	return single, caseless
+}
+
+// Compile builds a Matcher for o as rg's PCRE2 matcher: multi-line anchors,
+// UTF and Unicode properties unless NoUnicode (with invalid UTF-8 never
+// matching), dot-all with -U --multiline-dotall, ANYCRLF newlines with
+// --crlf. Errors are in rg's words ("PCRE2: error compiling pattern at
+// offset N: …").
+func Compile(o matcher.Options) (*Matcher, error) {
+	pat, caseless := Pattern(o)
+	opts := uint32(optMultiline)
+	if caseless {
+		opts |= optCaseless
+	}
+	if !o.NoUnicode {
+		opts |= optUTF | optUCP | optInvalidUTF
+	}
+	if o.Multiline && o.DotAll {
+		opts |= optDotAll
+	}
+	c, err := compileCode(pat, opts, o.CRLF)
+	if err != nil {
+		return nil, err
+	}
+	return &Matcher{c: c, term: o.LineTerminator, crlf: o.CRLF}, nil
+}
+
+// NumCaptures returns the number of capture groups (without group 0).
+func (m *Matcher) NumCaptures() int { return m.c.ncap }
+
+// CaptureIndex returns the index of a named group, or -1.
+func (m *Matcher) CaptureIndex(name string) int {
+	if i, ok := m.c.names[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// MatchesMayCross is always true: PCRE2 promises rg nothing about line
+// terminators, so -U searches whole buffers.
+func (m *Matcher) MatchesMayCross() bool { return true }
+
+// IsMatch reports whether line (without its terminator) has a match.
+func (m *Matcher) IsMatch(line []byte) bool {
+	keep(line)
+	s := m.c.get()
+	defer m.c.put(s)
+	return m.c.exec(s, line, 0)
+}
+
+// NextLine returns the first line in buf[from:] (from at a line start)
+// with a match, each line searched alone without its terminator (and the
+// '\r' before it with CRLF), as rg's line-by-line search does for PCRE2;
+// end includes the terminator.
+func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
+	if from < 0 || from >= len(buf) {
+		return 0, 0, false
+	}
+	keep(buf)
+	s := m.c.get()
+	defer m.c.put(s)
+	for ls := from; ls < len(buf); {
+		le := len(buf)
+		next := le
+		if i := bytes.IndexByte(buf[ls:], m.term); i >= 0 {
+			le = ls + i
+			next = le + 1
+		}
+		line := buf[ls:le]
+		if m.crlf && le < len(buf) && len(line) > 0 && line[len(line)-1] == '\r' {
+			line = line[:len(line)-1]
+		}
+		if m.c.exec(s, line, 0) {
+			return ls, next, true
+		}
+		ls = next
+	}
+	return 0, 0, false
+}
+
+// FindAll appends the matches of a multiline search of buf: after each
+// match the search restarts on the rest of the buffer (one byte later
+// after an empty match), as rg's multi-line searcher does. An empty match
+// at the end of a buffer that ends with the terminator (or is empty) is
+// left out: rg has no line to report there.
+func (m *Matcher) FindAll(buf []byte, dst []Range) []Range {
+	keep(buf)
+	s := m.c.get()
+	defer m.c.put(s)
+	for pos := 0; pos < len(buf); {
+		if !m.c.exec(s, buf[pos:], 0) {
+			break
+		}
+		st, en := pos+int(s.ovec[0]), pos+int(s.ovec[1])
+		if st == en && st == len(buf) && buf[len(buf)-1] == m.term {
+			break
+		}
+		dst = append(dst, Range{Start: st, End: en})
+		pos = en
+		if st == en {
+			if pos >= len(buf) {
+				break
+			}
+			pos++
+		}
+	}
+	return dst
+}
+
+// each calls fn for every match in h from at with grep-matcher's iteration
+// rule (after an empty match the search resumes one byte later, and an
+// empty match where the previous match ended is skipped); s.ovec holds the
+// match's groups during fn. fn returns false to stop.
+func (m *Matcher) each(s *state, h []byte, at int, fn func(st, en int) bool) {
+	lastEnd, lastMatch := at, -1
+	for lastEnd <= len(h) {
+		if !m.c.exec(s, h, lastEnd) {
+			return
+		}
+		st, en := int(s.ovec[0]), int(s.ovec[1])
+		if en < st {
+			// \K in a look-ahead can end a match before its start; PCRE2
+			// reports it, rg's iteration would not terminate on it.
+			en = st
+		}
+		if st == en {
+			lastEnd = en + 1
+			if en == lastMatch {
+				continue
+			}
+		} else {
+			lastEnd = en
+		}
+		lastMatch = en
+		if !fn(st, en) {
+			return
+		}
+	}
+}
+
+// OccurrencesIn appends the matches in buf[:end] that start in
+// buf[start:end], relative to start: buf[:start] is look-behind context, as
+// rg's printers search a line inside its buffer.
+func (m *Matcher) OccurrencesIn(buf []byte, start, end int, dst []Range) []Range {
+	if start < 0 || start > end || end > len(buf) {
+		return dst
+	}
+	h := buf[:end]
+	keep(h)
+	s := m.c.get()
+	defer m.c.put(s)
+	m.each(s, h, start, func(st, en int) bool {
+		dst = append(dst, Range{Start: st - start, End: en - start})
+		return true
+	})
+	return dst
+}
+
+// Occurrences is OccurrencesIn for a line alone.
+func (m *Matcher) Occurrences(line []byte, dst []Range) []Range {
+	return m.OccurrencesIn(line, 0, len(line), dst)
+}
+
+// Replace appends hay with every match replaced by the expanded template
+// (see ReplaceIn), and the ranges of the replacements in dst.
+func (m *Matcher) Replace(dst, hay, template []byte, ranges []Range) ([]byte, []Range) {
+	return m.ReplaceIn(dst, hay, 0, len(hay), template, ranges)
+}
+
+// ReplaceIn appends hay[start:min(end, len(hay))] to dst with every match
+// that starts before end replaced by the expanded template ($1, ${1},
+// $name, ${name}, $$), searching hay from start: hay[:start] is
+// look-behind context and hay[end:] look-ahead, as rg 15's replacer sees a
+// line or a multiline block inside its buffer. It also appends the ranges
+// of the replacements in the result.
+func (m *Matcher) ReplaceIn(dst, hay []byte, start, end int, template []byte, ranges []Range) ([]byte, []Range) {
+	end = min(end, len(hay))
+	if start < 0 || start > end {
+		return dst, ranges
+	}
+	keep(hay)
+	s := m.c.get()
+	defer m.c.put(s)
+	base := len(dst)
+	copied := start
+	m.each(s, hay, start, func(st, en int) bool {
+		if st >= end {
+			return false
+		}
+		if st > copied {
+			dst = append(dst, hay[copied:st]...)
+		}
+		rs := len(dst)
+		dst = m.interpolate(dst, template, hay, s.ovec)
+		ranges = append(ranges, Range{Start: rs - base, End: len(dst) - base})
+		copied = max(copied, en)
+		return true
+	})
+	if copied < end {
+		dst = append(dst, hay[copied:end]...)
+	}
+	return dst, ranges
+}
+
+func isCapLetter(b byte) bool {
+	return b == '_' || ('0' <= b && b <= '9') || ('a' <= b && b <= 'z') || ('A' <= b && b <= 'Z')
+}
+
+// interpolate expands a replacement template with grep-matcher's rules;
+// ovec holds the match's group offsets.
+func (m *Matcher) interpolate(dst, tmpl, h []byte, ovec []uint64) []byte {
+	group := func(i int) {
+		if i < 0 || 2*i+1 >= len(ovec) || i > m.c.ncap {
+			return
+		}
+		st, en := ovec[2*i], ovec[2*i+1]
+		if st == unset || en == unset || st > en || en > uint64(len(h)) {
+			return
+		}
+		dst = append(dst, h[st:en]...)
+	}
+	for len(tmpl) > 0 {
+		i := bytes.IndexByte(tmpl, '$')
+		if i < 0 {
+			break
+		}
+		dst = append(dst, tmpl[:i]...)
+		tmpl = tmpl[i:]
+		if len(tmpl) > 1 && tmpl[1] == '$' {
+			dst = append(dst, '$')
+			tmpl = tmpl[2:]
+			continue
+		}
+		name, rest, ok := capRef(tmpl)
+		if !ok {
+			dst = append(dst, '$')
+			tmpl = tmpl[1:]
+			continue
+		}
+		tmpl = rest
+		if n, isNum := capNumber(name); isNum {
+			group(n)
+		} else if idx, found := m.c.names[name]; found {
+			group(idx)
+		}
+	}
+	return append(dst, tmpl...)
+}
+
+// capRef parses "$name" or "${name}" at the start of t.
+func capRef(t []byte) (string, []byte, bool) {
+	if len(t) <= 1 || t[0] != '$' {
+		return "", nil, false
+	}
+	i := 1
+	brace := t[1] == '{'
+	if brace {
+		i++
+	}
+	end := i
+	for end < len(t) && isCapLetter(t[end]) {
+		end++
+	}
+	if end == i {
+		return "", nil, false
+	}
+	name := string(t[i:end])
+	if brace {
+		if end >= len(t) || t[end] != '}' {
+			return "", nil, false
+		}
+		end++
+	}
+	return name, t[end:], true
+}
+
+// capNumber parses a group number as Rust's u32 parse does.
+func capNumber(s string) (int, bool) {
+	if s == "" {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+		if n > 1<<32 {
+			return 0, false
+		}
+	}
+	return n, true
+}
