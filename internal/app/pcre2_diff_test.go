@@ -3,8 +3,8 @@ package app
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"math/rand/v2"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
