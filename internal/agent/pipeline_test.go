@@ -76,7 +76,7 @@ var encodingExpect = map[string]map[string]int{
 // agentCounts returns the agent's matching lines per file for pattern.
 func agentCounts(t *testing.T, root, pattern string) map[string]int {
 	t.Helper()
-	res, err := runSearch(&Request{Pattern: pattern}, root, nil)
+	res, err := runSearch(&Request{Pattern: pattern}, Env{}, root, nil)
 	if err != nil {
 		t.Fatalf("%q: %v", pattern, err)
 	}
@@ -175,7 +175,7 @@ func TestAgentTotalsMatchRGOnGoroot(t *testing.T) {
 // a CRLF line is recorded without its "\r", and a UTF-16 file as UTF-8.
 func TestAgentLinesLoseCR(t *testing.T) {
 	root := tree(t, encodingTree())
-	res, err := runSearch(&Request{Pattern: "hello"}, root, nil)
+	res, err := runSearch(&Request{Pattern: "hello"}, Env{}, root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
