@@ -8,6 +8,7 @@ import (
 
 	"go.elara.ws/pcre/lib"
 	"modernc.org/libc"
+	"modernc.org/libc/sys/types"
 )
 
 // This file binds PCRE2 as go.elara.ws/pcre/lib provides it: PCRE2 10.40's
@@ -18,12 +19,12 @@ import (
 // directly instead, with one libc.TLS, match context and match data per
 // concurrent user.
 //
-// Memory: the translated C code addresses memory as uintptr. Subjects and
-// patterns are Go heap memory, which the Go collector never moves; the
-// exported entry points make their byte slices escape (keep) so that a
-// caller's buffer is never on a goroutine stack, which could move while
-// PCRE2 runs. Everything PCRE2 allocates comes from modernc's allocator,
-// outside the Go heap.
+// Memory: the translated C code addresses memory as uintptr and does C
+// pointer arithmetic on it, which Go allows only outside the Go heap (the
+// race detector's checkptr refuses it on Go objects, and a goroutine stack
+// may move under it). So PCRE2 never sees Go memory: patterns and subjects
+// are copied into C memory from modernc's allocator (a per-state scratch
+// buffer), and results are read back from C memory.
 
 // code is a compiled pattern; it is read-only once built and safe for
 // concurrent matching (PCRE2's guarantee for non-JIT code).
@@ -31,38 +32,51 @@ type code struct {
 	re    uintptr // pcre2_code_8
 	ncap  int     // capture groups, without group 0
 	names map[string]int
-	mu    sync.Mutex
-	free  []*state // states not in use
-	pairs int      // ovector pairs of a match data block
-	utf   bool
+	// lookBehind is the most bytes a match at p may examine before p:
+	// PCRE2's longest look-behind (characters, up to 4 bytes each) plus a
+	// character for \b and ^ and one of margin.
+	lookBehind int
+	mu         sync.Mutex
+	free       []*state // states not in use
 }
 
 // state is what one goroutine needs to run a match.
 type state struct {
-	tls  *libc.TLS
-	md   uintptr  // pcre2_match_data_8
-	mctx uintptr  // pcre2_match_context_8
-	ovec []uint64 // view of md's ovector (C memory)
+	tls   *libc.TLS
+	md    uintptr  // pcre2_match_data_8
+	mctx  uintptr  // pcre2_match_context_8
+	ovec  []uint64 // view of md's ovector (C memory)
+	subj  uintptr  // scratch C memory holding the subject
+	subjN int      // its capacity
 }
 
-var (
-	sink      []byte
-	sinkEmpty = false
-	empty     = [1]byte{0}
-)
-
-// keep makes b escape to the heap in every caller (see above).
-func keep(b []byte) {
-	if sinkEmpty {
-		sink = b
+// load copies b into the state's C scratch buffer and returns its address.
+func (s *state) load(b []byte) uintptr {
+	if s.subj == 0 || s.subjN < len(b) {
+		if s.subj != 0 {
+			libc.Xfree(s.tls, s.subj)
+		}
+		n := max(len(b), 256)
+		s.subj = libc.Xmalloc(s.tls, types.Size_t(n))
+		if s.subj == 0 {
+			s.subjN = 0
+			panic(&MatchError{msg: "failed to get memory"})
+		}
+		s.subjN = n
 	}
+	if len(b) > 0 {
+		copy(libc.GoBytes(s.subj, len(b)), b)
+	}
+	return s.subj
 }
 
-func ptr(b []byte) uintptr {
-	if len(b) == 0 {
-		return uintptr(unsafe.Pointer(&empty[0]))
+// trim frees a scratch buffer that one large subject grew, so that a pooled
+// state does not keep megabytes for the rest of the run.
+func (s *state) trim() {
+	if s.subjN > maxKeptSubject {
+		libc.Xfree(s.tls, s.subj)
+		s.subj, s.subjN = 0, 0
 	}
-	return uintptr(unsafe.Pointer(&b[0]))
 }
 
 // compileError is a PCRE2 compile error in rg's words.
@@ -89,12 +103,14 @@ func (e *MatchError) Error() string { return "PCRE2: error matching: " + e.msg }
 func (e *MatchError) SearchAbort() {}
 
 func errorMessage(tls *libc.TLS, rc int32) string {
-	buf := make([]byte, 256)
-	n := lib.Xpcre2_get_error_message_8(tls, rc, ptr(buf), lib.Tsize_t(len(buf)))
+	const size = 256
+	buf := tls.Alloc(size)
+	defer tls.Free(size)
+	n := lib.Xpcre2_get_error_message_8(tls, rc, buf, size)
 	if n < 0 {
 		return fmt.Sprintf("error code %d", rc)
 	}
-	return string(buf[:n])
+	return string(libc.GoBytes(buf, int(n)))
 }
 
 // compile options (pcre2.h).
@@ -115,8 +131,12 @@ func compileCode(pattern string, options uint32, crlf bool) (*code, error) {
 	}
 	tls := libc.NewTLS()
 	defer tls.Close()
-	pat := []byte(pattern)
-	keep(pat)
+	pat := libc.Xmalloc(tls, types.Size_t(len(pattern)+1))
+	if pat == 0 {
+		return nil, &compileError{msg: "failed to get memory"}
+	}
+	defer libc.Xfree(tls, pat)
+	copy(libc.GoBytes(pat, len(pattern)+1), pattern)
 	ctx := lib.Xpcre2_compile_context_create_8(tls, 0)
 	if ctx == 0 {
 		return nil, &compileError{msg: "failed to get memory"}
@@ -127,16 +147,16 @@ func compileCode(pattern string, options uint32, crlf bool) (*code, error) {
 	}
 	out := tls.Alloc(16) // int errorcode; PCRE2_SIZE erroroffset
 	defer tls.Free(16)
-	re := lib.Xpcre2_compile_8(tls, ptr(pat), lib.Tsize_t(len(pat)), options, out, out+8, ctx)
+	re := lib.Xpcre2_compile_8(tls, pat, lib.Tsize_t(len(pattern)), options, out, out+8, ctx)
 	if re == 0 {
 		raw := libc.GoBytes(out, 16)
 		rc := int32(binary.NativeEndian.Uint32(raw[0:4]))
 		off := int(binary.NativeEndian.Uint64(raw[8:16]))
 		return nil, &compileError{offset: off, msg: errorMessage(tls, rc)}
 	}
-	c := &code{re: re, names: map[string]int{}, utf: options&optUTF != 0}
+	c := &code{re: re, names: map[string]int{}}
 	c.ncap = int(patternInfo32(tls, re, lib.DPCRE2_INFO_CAPTURECOUNT))
-	c.pairs = c.ncap + 1
+	c.lookBehind = 4 * (int(patternInfo32(tls, re, lib.DPCRE2_INFO_MAXLOOKBEHIND)) + 2)
 	n := int(patternInfo32(tls, re, lib.DPCRE2_INFO_NAMECOUNT))
 	size := int(patternInfo32(tls, re, lib.DPCRE2_INFO_NAMEENTRYSIZE))
 	if n > 0 && size > 2 {
@@ -195,6 +215,7 @@ func (c *code) get() *state {
 }
 
 func (c *code) put(s *state) {
+	s.trim()
 	c.mu.Lock()
 	c.free = append(c.free, s)
 	c.mu.Unlock()
@@ -202,10 +223,11 @@ func (c *code) put(s *state) {
 
 const unset = ^uint64(0)
 
-// exec runs one match of c on h from at. It reports whether there is a
-// match; its offsets are in s.ovec. PCRE2 errors panic with *MatchError.
-func (c *code) exec(s *state, h []byte, at int) bool {
-	rc := lib.Xpcre2_match_8(s.tls, c.re, ptr(h), lib.Tsize_t(len(h)), lib.Tsize_t(at), 0, s.md, s.mctx)
+// exec runs one match of c on the n bytes of C memory at subj, from at.
+// It reports whether there is a match; its offsets are in s.ovec. PCRE2
+// errors panic with *MatchError.
+func (c *code) exec(s *state, subj uintptr, n, at int) bool {
+	rc := lib.Xpcre2_match_8(s.tls, c.re, subj, lib.Tsize_t(n), lib.Tsize_t(at), 0, s.md, s.mctx)
 	if rc >= 0 {
 		return true
 	}
@@ -213,6 +235,11 @@ func (c *code) exec(s *state, h []byte, at int) bool {
 		return false
 	}
 	panic(&MatchError{msg: errorMessage(s.tls, rc)})
+}
+
+// match runs one match on b from at (b is copied into C memory).
+func (c *code) match(s *state, b []byte, at int) bool {
+	return c.exec(s, s.load(b), len(b), at)
 }
 
 // jitAvailable reports whether PCRE2 was built with its JIT (never, for

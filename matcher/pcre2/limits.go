@@ -22,4 +22,8 @@ const (
 	// maxPatternLen refuses patterns longer than this many bytes before
 	// PCRE2 compiles them (the compiled form is bounded by PCRE2 itself).
 	maxPatternLen = 16 << 20
+
+	// maxKeptSubject is the largest C scratch buffer (the copy of a
+	// subject PCRE2 searches) a pooled match state keeps between calls.
+	maxKeptSubject = 1 << 20
 )

@@ -143,10 +143,9 @@ func (m *Matcher) MatchesMayCross() bool { return true }
 
 // IsMatch reports whether line (without its terminator) has a match.
 func (m *Matcher) IsMatch(line []byte) bool {
-	keep(line)
 	s := m.c.get()
 	defer m.c.put(s)
-	return m.c.exec(s, line, 0)
+	return m.c.match(s, line, 0)
 }
 
 // NextLine returns the first line in buf[from:] (from at a line start)
@@ -157,7 +156,6 @@ func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 	if from < 0 || from >= len(buf) {
 		return 0, 0, false
 	}
-	keep(buf)
 	s := m.c.get()
 	defer m.c.put(s)
 	for ls := from; ls < len(buf); {
@@ -171,7 +169,7 @@ func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 		if m.crlf && le < len(buf) && len(line) > 0 && line[len(line)-1] == '\r' {
 			line = line[:len(line)-1]
 		}
-		if m.c.exec(s, line, 0) {
+		if m.c.match(s, line, 0) {
 			return ls, next, true
 		}
 		ls = next
@@ -185,11 +183,11 @@ func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 // at the end of a buffer that ends with the terminator (or is empty) is
 // left out: rg has no line to report there.
 func (m *Matcher) FindAll(buf []byte, dst []Range) []Range {
-	keep(buf)
 	s := m.c.get()
 	defer m.c.put(s)
+	p := s.load(buf)
 	for pos := 0; pos < len(buf); {
-		if !m.c.exec(s, buf[pos:], 0) {
+		if !m.c.exec(s, p+uintptr(pos), len(buf)-pos, 0) {
 			break
 		}
 		st, en := pos+int(s.ovec[0]), pos+int(s.ovec[1])
@@ -211,14 +209,19 @@ func (m *Matcher) FindAll(buf []byte, dst []Range) []Range {
 // each calls fn for every match in h from at with grep-matcher's iteration
 // rule (after an empty match the search resumes one byte later, and an
 // empty match where the previous match ended is skipped); s.ovec holds the
-// match's groups during fn. fn returns false to stop.
-func (m *Matcher) each(s *state, h []byte, at int, fn func(st, en int) bool) {
+// match's groups during fn, relative to base. fn returns false to stop.
+// PCRE2 searches h[base:], base being as far before at as the pattern can
+// look behind: the same answers as over all of h, without copying all of a
+// buffer for each of its lines.
+func (m *Matcher) each(s *state, h []byte, at int, fn func(st, en, base int) bool) {
+	base := max(0, at-m.c.lookBehind)
+	p := s.load(h[base:])
 	lastEnd, lastMatch := at, -1
 	for lastEnd <= len(h) {
-		if !m.c.exec(s, h, lastEnd) {
+		if !m.c.exec(s, p, len(h)-base, lastEnd-base) {
 			return
 		}
-		st, en := int(s.ovec[0]), int(s.ovec[1])
+		st, en := base+int(s.ovec[0]), base+int(s.ovec[1])
 		if en < st {
 			// \K in a look-ahead can end a match before its start; PCRE2
 			// reports it, rg's iteration would not terminate on it.
@@ -233,7 +236,7 @@ func (m *Matcher) each(s *state, h []byte, at int, fn func(st, en int) bool) {
 			lastEnd = en
 		}
 		lastMatch = en
-		if !fn(st, en) {
+		if !fn(st, en, base) {
 			return
 		}
 	}
@@ -247,10 +250,9 @@ func (m *Matcher) OccurrencesIn(buf []byte, start, end int, dst []Range) []Range
 		return dst
 	}
 	h := buf[:end]
-	keep(h)
 	s := m.c.get()
 	defer m.c.put(s)
-	m.each(s, h, start, func(st, en int) bool {
+	m.each(s, h, start, func(st, en, _ int) bool {
 		dst = append(dst, Range{Start: st - start, End: en - start})
 		return true
 	})
@@ -279,12 +281,11 @@ func (m *Matcher) ReplaceIn(dst, hay []byte, start, end int, template []byte, ra
 	if start < 0 || start > end {
 		return dst, ranges
 	}
-	keep(hay)
 	s := m.c.get()
 	defer m.c.put(s)
-	base := len(dst)
+	out := len(dst)
 	copied := start
-	m.each(s, hay, start, func(st, en int) bool {
+	m.each(s, hay, start, func(st, en, base int) bool {
 		if st >= end {
 			return false
 		}
@@ -292,8 +293,8 @@ func (m *Matcher) ReplaceIn(dst, hay []byte, start, end int, template []byte, ra
 			dst = append(dst, hay[copied:st]...)
 		}
 		rs := len(dst)
-		dst = m.interpolate(dst, template, hay, s.ovec)
-		ranges = append(ranges, Range{Start: rs - base, End: len(dst) - base})
+		dst = m.interpolate(dst, template, hay[base:], s.ovec)
+		ranges = append(ranges, Range{Start: rs - out, End: len(dst) - out})
 		copied = max(copied, en)
 		return true
 	})
