@@ -16,8 +16,8 @@ const (
 
 	// heapLimitKiB caps the heap PCRE2 may use for backtracking frames in
 	// one match call, in KiB (PCRE2's default is 20 GB; rg's JIT stack is
-	// 10 MiB). 256 MiB per searching goroutine.
-	heapLimitKiB = 256 << 10
+	// 10 MiB). 64 MiB per searching goroutine.
+	heapLimitKiB = 64 << 10
 
 	// maxPatternLen refuses patterns longer than this many bytes before
 	// PCRE2 compiles them (the compiled form is bounded by PCRE2 itself).
