@@ -188,6 +188,20 @@ func patternInfo32(tls *libc.TLS, re uintptr, what uint32) uint32 {
 	return binary.NativeEndian.Uint32(libc.GoBytes(p, 4))
 }
 
+// requiredByte returns a byte that every match holds: PCRE2's last literal
+// code unit, else its first.
+func (c *code) requiredByte() (byte, bool) {
+	tls := libc.NewTLS()
+	defer tls.Close()
+	if patternInfo32(tls, c.re, lib.DPCRE2_INFO_LASTCODETYPE) == 1 {
+		return byte(patternInfo32(tls, c.re, lib.DPCRE2_INFO_LASTCODEUNIT)), true
+	}
+	if patternInfo32(tls, c.re, lib.DPCRE2_INFO_FIRSTCODETYPE) == 1 {
+		return byte(patternInfo32(tls, c.re, lib.DPCRE2_INFO_FIRSTCODEUNIT)), true
+	}
+	return 0, false
+}
+
 // get returns a state for one goroutine's match calls; put returns it.
 func (c *code) get() *state {
 	c.mu.Lock()

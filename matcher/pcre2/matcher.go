@@ -29,6 +29,10 @@ type Matcher struct {
 	c    *code
 	term byte
 	crlf bool
+	// req is a byte every match holds (PCRE2's last or first code unit)
+	// when hasReq: lines without it are not handed to PCRE2.
+	req    byte
+	hasReq bool
 }
 
 // Version is the PCRE2 library's version, "10.40".
@@ -123,7 +127,28 @@ func Compile(o matcher.Options) (*Matcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Matcher{c: c, term: o.LineTerminator, crlf: o.CRLF}, nil
+	m := &Matcher{c: c, term: o.LineTerminator, crlf: o.CRLF}
+	if !caseless && !hasInlineFlags(pat) {
+		// PCRE2 reports these code units without saying whether they are
+		// caseless (a (?i) part), so only fully case-sensitive patterns
+		// use them.
+		m.req, m.hasReq = c.requiredByte()
+	}
+	return m, nil
+}
+
+// hasInlineFlags reports whether p may set options inline: "(?" followed by
+// a letter, '^' or '-' ((?i), (?-i:, (?^), and conservatively (?P<n>).
+func hasInlineFlags(p string) bool {
+	for i := 0; i+2 < len(p); i++ {
+		if p[i] == '(' && p[i+1] == '?' {
+			c := p[i+2]
+			if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '^' || c == '-' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // NumCaptures returns the number of capture groups (without group 0).
@@ -143,6 +168,9 @@ func (m *Matcher) MatchesMayCross() bool { return true }
 
 // IsMatch reports whether line (without its terminator) has a match.
 func (m *Matcher) IsMatch(line []byte) bool {
+	if m.hasReq && bytes.IndexByte(line, m.req) < 0 {
+		return false
+	}
 	s := m.c.get()
 	defer m.c.put(s)
 	return m.c.match(s, line, 0)
@@ -159,6 +187,16 @@ func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 	s := m.c.get()
 	defer m.c.put(s)
 	for ls := from; ls < len(buf); {
+		if m.hasReq {
+			// Skip to the line holding the next required byte.
+			i := bytes.IndexByte(buf[ls:], m.req)
+			if i < 0 {
+				return 0, 0, false
+			}
+			if j := bytes.LastIndexByte(buf[ls:ls+i], m.term); j >= 0 {
+				ls += j + 1
+			}
+		}
 		le := len(buf)
 		next := le
 		if i := bytes.IndexByte(buf[ls:], m.term); i >= 0 {

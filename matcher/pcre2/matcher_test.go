@@ -120,6 +120,12 @@ func TestLines(t *testing.T) {
 		{"no crlf", matcher.Options{Patterns: []string{`a$`}}, "xa\r\nya\n", []string{"ya\n"}},
 		{"no final terminator", matcher.Options{Patterns: []string{`z`}}, "a\nz", []string{"z"}},
 		{"nul data", matcher.Options{Patterns: []string{`^b`}, LineTerminator: 0}, "a\x00b\x00", []string{"b\x00"}},
+		{"required byte", matcher.Options{Patterns: []string{`fo+\d`}}, "xx\nfoo1\nfoo\nafo2", []string{"foo1\n", "afo2"}},
+		{"required byte inline caseless", matcher.Options{Patterns: []string{`(?i)func`}}, "FUNC\nx\nfUnC\n", []string{"FUNC\n", "fUnC\n"}},
+		{"required byte smart case", matcher.Options{Patterns: []string{`func`}, Case: matcher.Smart}, "FUNC\n", []string{"FUNC\n"}},
+		{"required byte (?i:)", matcher.Options{Patterns: []string{`f(?i:UNC)`}}, "fUnc\nFUNC\n", []string{"fUnc\n"}},
+		{"required byte multibyte", matcher.Options{Patterns: []string{`ß`}}, "s\nß\n", []string{"ß\n"}},
+		{"required byte is the terminator", matcher.Options{Patterns: []string{`a\nb`}}, "a\nb\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.o.LineTerminator == 0 && tc.name != "nul data" {
