@@ -339,6 +339,9 @@ func (p *printSink) Begin(e walker.Entry) (bool, bool) {
 func (p *printSink) End(e walker.Entry, err error) bool {
 	r, cfg := p.r, p.r.cfg
 	if err != nil {
+		if r.keepsPartialOutput(err) {
+			r.emit(p.Bytes(), cfg.Output == cli.OutputStandard)
+		}
 		r.message("%s: %s", r.displayPath(e), err)
 		return !r.quit.Load()
 	}

@@ -1,7 +1,9 @@
 package app
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/evgrep/evgrep/internal/cli"
@@ -43,4 +45,27 @@ func compileMatcher(cfg *cli.Config) (patternMatcher, error) {
 			"default regex engine error:\n%s\n%s\n%s\n\nPCRE2 regex engine error:\n%s", divider, defErr, divider, pcreErr)
 	}
 	return matcher.Compile(cfg.Matcher)
+}
+
+// keepsPartialOutput reports whether what was printed for a file before
+// the matcher gave up on it (PCRE2's match limit) is still shown, as rg
+// does when it searches sequentially (one thread, or one file or stdin)
+// and so prints straight to stdout; its parallel search prints each file's
+// output only once the file's search succeeded.
+func (r *run) keepsPartialOutput(err error) bool {
+	var abort interface{ SearchAbort() }
+	if !errors.As(err, &abort) {
+		return false
+	}
+	if r.cfg.Pipeline.Walk.Threads == 1 {
+		return true
+	}
+	if len(r.cfg.Paths) != 1 {
+		return false
+	}
+	if r.cfg.Paths[0] == "-" {
+		return true
+	}
+	st, serr := os.Stat(r.cfg.Paths[0])
+	return serr == nil && st.Mode().IsRegular()
 }

@@ -30,6 +30,7 @@ func pcre2Tree() map[string]string {
 		"empty/lines.txt": "a\n\nb\n\n\nc\n",
 		"bin/data.bin":    "needle\x00binary foo\n",
 		"slow/aaa.txt":    strings.Repeat("a", 40) + "b\n",
+		"slow/mixed.txt":  "aaa\n" + strings.Repeat("a", 40) + "b\naa\n",
 		"pats/p.txt":      "(?<=func )foo\n\\bBaz\\b\n",
 	}
 	r := rand.New(rand.NewPCG(12, 34))
@@ -176,6 +177,10 @@ func TestPCRE2Differential(t *testing.T) {
 		{name: "invalid class", args: s("-P", `[z-a]`), errForm: true},
 		{name: "invalid -x", args: s("-P", "-x", `a)`), errForm: true},
 		{name: "match limit", args: s("-P", `(a+)+$`, "slow"), errLine: true},
+		{name: "match limit keeps earlier lines (sequential)", args: s("-P", "-n", `^(a+)+$`, "slow/mixed.txt"), errLine: true},
+		{name: "match limit one file", args: []string{"-P", "-n", `^(a+)+$`, "slow/mixed.txt"}, errLine: true},
+		{name: "match limit stdin", args: []string{"-P", "-n", `^(a+)+$`}, stdin: "aaa\n" + strings.Repeat("a", 40) + "b\naa\n", errLine: true},
+		{name: "match limit parallel drops the file's output", args: []string{"-j2", "-P", "-c", `^(a+)+$`, "slow", "src"}},
 		{name: "match limit json", args: s("-P", "--json", `(a|a)+$`, "slow/aaa.txt"), errLine: true},
 		{name: "pcre2-version", args: []string{"--pcre2-version"}, form: true},
 	}
