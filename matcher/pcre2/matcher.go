@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"go.elara.ws/pcre/lib"
 
@@ -33,6 +34,7 @@ type Matcher struct {
 	// when hasReq: lines without it are not handed to PCRE2.
 	req    byte
 	hasReq bool
+	utf    bool // UTF mode: offsets inside a character are skipped
 }
 
 // Version is the PCRE2 library's version, "10.40".
@@ -127,7 +129,7 @@ func Compile(o matcher.Options) (*Matcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Matcher{c: c, term: o.LineTerminator, crlf: o.CRLF}
+	m := &Matcher{c: c, term: o.LineTerminator, crlf: o.CRLF, utf: !o.NoUnicode}
 	if !caseless && !hasInlineFlags(pat) {
 		// PCRE2 reports these code units without saying whether they are
 		// caseless (a (?i) part), so only fully case-sensitive patterns
@@ -267,6 +269,14 @@ func (m *Matcher) each(s *state, h []byte, at int, fn func(st, en, base int) boo
 		}
 		if st == en {
 			lastEnd = en + 1
+			if m.utf {
+				// rg resumes one byte later, inside the character; PCRE2's
+				// interpreter would take that byte as invalid UTF-8 and
+				// let no look-behind see past it, so resume after the
+				// character (rg's JIT may also report an empty match
+				// inside it: not reproduced).
+				lastEnd = en + charLen(h[en:])
+			}
 			if en == lastMatch {
 				continue
 			}
@@ -309,12 +319,14 @@ func (m *Matcher) Replace(dst, hay, template []byte, ranges []Range) ([]byte, []
 }
 
 // ReplaceIn appends hay[start:min(end, len(hay))] to dst with every match
-// that starts before end replaced by the expanded template ($1, ${1},
+// that starts before end (which may lie past hay: an empty match at the
+// end of a line's text counts when end is after its terminator) replaced by the expanded template ($1, ${1},
 // $name, ${name}, $$), searching hay from start: hay[:start] is
 // look-behind context and hay[end:] look-ahead, as rg 15's replacer sees a
 // line or a multiline block inside its buffer. It also appends the ranges
 // of the replacements in the result.
 func (m *Matcher) ReplaceIn(dst, hay []byte, start, end int, template []byte, ranges []Range) ([]byte, []Range) {
+	stop := end
 	end = min(end, len(hay))
 	if start < 0 || start > end {
 		return dst, ranges
@@ -324,7 +336,7 @@ func (m *Matcher) ReplaceIn(dst, hay []byte, start, end int, template []byte, ra
 	out := len(dst)
 	copied := start
 	m.each(s, hay, start, func(st, en, base int) bool {
-		if st >= end {
+		if st >= stop {
 			return false
 		}
 		if st > copied {
@@ -340,6 +352,17 @@ func (m *Matcher) ReplaceIn(dst, hay []byte, start, end int, template []byte, ra
 		dst = append(dst, hay[copied:end]...)
 	}
 	return dst, ranges
+}
+
+// charLen is the length of the valid UTF-8 character b starts with, else 1.
+func charLen(b []byte) int {
+	if len(b) == 0 || b[0] < 0x80 {
+		return 1
+	}
+	if _, n := utf8.DecodeRune(b); n > 1 {
+		return n
+	}
+	return 1
 }
 
 func isCapLetter(b byte) bool {

@@ -94,6 +94,7 @@ func TestMatching(t *testing.T) {
 		{"\\A in look-behind", matcher.Options{Patterns: []string{`(?<=\Aé{10})k`}}, "x" + strings.Repeat("é", 10) + "k", 21, nil},
 		{"\\b sees context", matcher.Options{Patterns: []string{`\bk`}}, "ék", 2, nil},
 		{"^ sees context", matcher.Options{Patterns: []string{`^k`}}, "ak", 1, nil},
+		{"resume after the character", matcher.Options{Patterns: []string{`(?<=\w)`}}, "aß", 0, occ{{1, 1}, {3, 3}}},
 		{"mid-character start", matcher.Options{Patterns: []string{``}}, "é", 0, occ{{0, 0}, {2, 2}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -186,6 +187,7 @@ func TestReplace(t *testing.T) {
 		{`x`, "xxx\nx", 0, 4, "y", "yyy\n"}, // a match at or after end is left
 		{`a*`, "baaa", 0, 4, "-", "-b-"},
 		{`(?<=a)`, "aa", 1, 2, "|", "|a"}, // the empty match at end is left
+		{`$`, "ab", 0, 3, "|", "ab|"},     // end past hay: the line's terminator
 	} {
 		m := compile(t, matcher.Options{Patterns: []string{tc.pat}})
 		got, rngs := m.ReplaceIn(nil, []byte(tc.hay), tc.start, tc.end, []byte(tc.tmpl), nil)
