@@ -75,11 +75,11 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	env := cli.Env{StdoutTTY: isTTY(stdout), StdinReadable: isReadableStdin(stdin), Stdin: stdin}
 	cfg, err := cli.Load(args, env)
 	if err != nil {
-		fmt.Fprintln(stderr, strings.TrimRight(err.Error(), "\n"))
+		errorLine(stderr, strings.TrimRight(err.Error(), "\n"))
 		return exitError
 	}
 	for _, w := range cfg.Warnings {
-		fmt.Fprintln(stderr, w)
+		errorLine(stderr, w)
 	}
 	switch cfg.Command {
 	case cli.CmdHelp:
@@ -104,7 +104,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return exitMatch
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		errorLine(stderr, err)
 		return exitError
 	}
 	return code
@@ -141,17 +141,24 @@ func (r *run) message(format string, a ...any) {
 		return
 	}
 	r.outMu.Lock()
-	fmt.Fprintf(r.stderr, format+"\n", a...)
+	errorLine(r.stderr, fmt.Sprintf(format, a...))
 	r.outMu.Unlock()
+}
+
+// errorLine prints one message to stderr as rg 15 does: "rg: " first (on
+// the message's first line only), whatever the program's name, so that
+// tools reading rg's messages read ours.
+func errorLine(w io.Writer, msg any) {
+	fmt.Fprintf(w, "rg: %v\n", msg)
 }
 
 func (r *run) main() int {
 	cfg := r.cfg
 	switch cfg.Command {
 	case cli.CmdTypeList:
-		b, err := types.FromFlags(cfg.Types)
+		b, err := types.FromChanges(cfg.Types)
 		if err != nil {
-			fmt.Fprintln(r.stderr, err)
+			errorLine(r.stderr, err)
 			return exitError
 		}
 		_, _ = types.WriteList(r.out, b.Definitions())
@@ -169,13 +176,13 @@ func (r *run) main() int {
 	if cfg.Command == cli.CmdSearch {
 		var err error
 		if m, err = compileMatcher(cfg); err != nil {
-			fmt.Fprintln(r.stderr, err)
+			errorLine(r.stderr, err)
 			return exitError
 		}
 	}
 	wopts, err := r.walkOptions()
 	if err != nil {
-		fmt.Fprintln(r.stderr, err)
+		errorLine(r.stderr, err)
 		return exitError
 	}
 	switch cfg.Command {
@@ -187,7 +194,7 @@ func (r *run) main() int {
 		err = r.search(wopts, m)
 	}
 	if err != nil {
-		fmt.Fprintln(r.stderr, err)
+		errorLine(r.stderr, err)
 		return exitError
 	}
 	if r.matched.Load() && (cfg.Quiet || !r.errored.Load()) {
@@ -205,7 +212,7 @@ func (r *run) main() int {
 func (r *run) walkOptions() (walker.Options, error) {
 	cfg := r.cfg
 	o := cfg.Pipeline.Walk
-	b, err := types.FromFlags(cfg.Types)
+	b, err := types.FromChanges(cfg.Types)
 	if err != nil {
 		return o, err
 	}
@@ -227,7 +234,7 @@ func (r *run) walkOptions() (walker.Options, error) {
 	o.OnIgnoreError = func(err error) {
 		if !cfg.NoMessages && !cfg.NoIgnoreMessages {
 			r.outMu.Lock()
-			fmt.Fprintln(r.stderr, err)
+			errorLine(r.stderr, err)
 			r.outMu.Unlock()
 		}
 	}
@@ -317,6 +324,7 @@ type printSink struct {
 	filePrinter
 	r        *run
 	searched *atomic.Bool
+	spilled  bool // part of this file's output is written
 }
 
 // Begin implements pipeline.Sink.
@@ -332,6 +340,7 @@ func (p *printSink) Begin(e walker.Entry) (bool, bool) {
 		return false, true
 	}
 	p.Reset(r.displayPath(e))
+	p.spilled = false
 	return true, true
 }
 
@@ -339,7 +348,9 @@ func (p *printSink) Begin(e walker.Entry) (bool, bool) {
 func (p *printSink) End(e walker.Entry, err error) bool {
 	r, cfg := p.r, p.r.cfg
 	if err != nil {
-		if r.keepsPartialOutput(err) {
+		if p.spilled {
+			r.emit(p.Bytes(), false)
+		} else if r.keepsPartialOutput(err) {
 			r.emit(p.Bytes(), cfg.Output == cli.OutputStandard)
 		}
 		r.message("%s: %s", r.displayPath(e), err)
@@ -361,7 +372,7 @@ func (p *printSink) End(e walker.Entry, err error) bool {
 		r.stats.Add(p.Stats())
 		r.statsMu.Unlock()
 	}
-	r.emit(p.Bytes(), cfg.Output == cli.OutputStandard)
+	r.emit(p.Bytes(), cfg.Output == cli.OutputStandard && !p.spilled)
 	return !r.quit.Load()
 }
 
@@ -376,6 +387,8 @@ func (r *run) search(wopts walker.Options, m patternMatcher) error {
 	opts.Search.Multiline = opts.Search.Multiline && m.MatchesMayCross()
 	opts.Stdin = r.stdin
 	var searched atomic.Bool
+	separated := cfg.Output == cli.OutputStandard
+	oneAtATime := opts.Walk.Threads == 1 || r.oneFile()
 	err := pipeline.Run(cfg.Paths, &opts, m, func() pipeline.Sink {
 		ps := &printSink{r: r, searched: &searched}
 		switch cfg.Output {
@@ -385,6 +398,15 @@ func (r *run) search(wopts walker.Options, m patternMatcher) error {
 			ps.filePrinter = printer.NewSummary(popts, m)
 		default:
 			ps.filePrinter = printer.NewStandard(popts, m)
+		}
+		if sp, ok := ps.filePrinter.(spiller); ok && oneAtATime {
+			// One search at a time, as rg prints then: a file's output
+			// goes out as it is made (a 1 GiB line's output is never
+			// held whole).
+			sp.SetSpill(func(b []byte) {
+				r.emit(b, separated && !ps.spilled)
+				ps.spilled = true
+			})
 		}
 		return ps
 	})
@@ -405,6 +427,21 @@ func (r *run) search(wopts walker.Options, m patternMatcher) error {
 		}
 	}
 	return nil
+}
+
+// spiller is a printer that can write a file's output before the file is
+// done (printer.JSON, printer.Standard).
+type spiller interface{ SetSpill(func([]byte)) }
+
+// oneFile reports whether the run searches one path that is a file: then
+// there is one search at a time whatever the thread count (rg's
+// is_one_search).
+func (r *run) oneFile() bool {
+	if len(r.cfg.Paths) != 1 {
+		return false
+	}
+	st, err := os.Stat(r.cfg.Paths[0])
+	return err == nil && st.Mode().IsRegular()
 }
 
 func isTTY(w io.Writer) bool {

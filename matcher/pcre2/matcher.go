@@ -307,6 +307,20 @@ func (m *Matcher) OccurrencesIn(buf []byte, start, end int, dst []Range) []Range
 	return dst
 }
 
+// EachOccurrenceIn calls fn with each occurrence OccurrencesIn(buf, start,
+// end) would return, in order, without building the list; it stops when
+// fn returns false.
+func (m *Matcher) EachOccurrenceIn(buf []byte, start, end int, fn func(Range) bool) {
+	if start < 0 || start > end || end > len(buf) {
+		return
+	}
+	s := m.c.get()
+	defer m.c.put(s)
+	m.each(s, buf[:end], start, func(st, en, _ int) bool {
+		return fn(Range{Start: st - start, End: en - start})
+	})
+}
+
 // Occurrences is OccurrencesIn for a line alone.
 func (m *Matcher) Occurrences(line []byte, dst []Range) []Range {
 	return m.OccurrencesIn(line, 0, len(line), dst)

@@ -278,3 +278,21 @@ func pairs(rs []Range) [][2]int {
 	}
 	return out
 }
+
+// TestEachOccurrenceIn: the callback form visits what OccurrencesIn lists
+// and stops when asked.
+func TestEachOccurrenceIn(t *testing.T) {
+	m := compile(t, matcher.Options{Patterns: []string{`(?<=x)a|b*`}})
+	buf := []byte("xa bb xa")
+	want := m.OccurrencesIn(buf, 1, len(buf), nil)
+	var got []Range
+	m.EachOccurrenceIn(buf, 1, len(buf), func(r Range) bool { got = append(got, r); return true })
+	if fmt.Sprint(got) != fmt.Sprint(want) || len(want) < 3 {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	n := 0
+	m.EachOccurrenceIn(buf, 1, len(buf), func(Range) bool { n++; return n < 2 })
+	if n != 2 {
+		t.Errorf("did not stop: %d calls", n)
+	}
+}
