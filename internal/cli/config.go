@@ -159,6 +159,13 @@ func Load(argv []string, env Env) (*Config, error) {
 	}
 	c.Matcher = matcherOptions(a, patterns)
 	c.Engine = engine(a)
+	if v, ok := a.Value("regex-size-limit"); ok {
+		n, err := ParseHumanSize(v)
+		if err != nil {
+			return nil, err
+		}
+		c.Matcher.SizeLimit = int(min(n, math.MaxInt32))
+	}
 	c.Paths, c.UsingDefaultPath = defaultPaths(a, env, paths)
 	onlyStdin := len(c.Paths) == 1 && c.Paths[0] == "-"
 
@@ -464,6 +471,7 @@ func pathSeparator(a *Args) (byte, error) {
 	}
 	sep := Unescape(s)
 	if len(sep) > 1 {
+		//lint:ignore ST1005 rg's exact error text (capitalised, two sentences)
 		return 0, fmt.Errorf("A path separator must be exactly one byte, but the given separator is %d bytes: %s\nIn some shells on Windows '/' is automatically expanded. Use '//' instead.", len(sep), Escape(sep))
 	}
 	if len(sep) == 1 {
