@@ -343,8 +343,9 @@ func (p *printSink) End(e walker.Entry, err error) bool {
 		return !r.quit.Load()
 	}
 	hasMatch := p.MatchCount() > 0
-	if cfg.Output == cli.OutputSummary && cfg.Printer.SummaryKind == printer.SummaryPathWithoutMatch {
-		// rg 13 reports success when it printed a path.
+	if cfg.SuccessWithoutMatch {
+		// rg reports success when a file had no match (printed or, with
+		// -q, not: rg 15).
 		hasMatch = !hasMatch
 	}
 	if hasMatch {
@@ -397,9 +398,9 @@ func (r *run) search(wopts walker.Options, m *matcher.Matcher) error {
 		if cfg.Output == cli.OutputJSON || cfg.Args.Has("json") {
 			return printer.WriteJSONSummary(r.out, &r.stats, time.Since(r.start))
 		}
-		if k := cfg.Printer.SummaryKind; cfg.Output != cli.OutputSummary || (k != printer.SummaryPathWithMatch && k != printer.SummaryPathWithoutMatch) {
-			return printer.WriteStats(r.out, &r.stats, time.Since(r.start))
-		}
+		// rg 15 prints the block after every output form, -l and
+		// --files-without-match included.
+		return printer.WriteStats(r.out, &r.stats, time.Since(r.start))
 	}
 	return nil
 }

@@ -86,7 +86,10 @@ type Config struct {
 	// (after a bad pattern, as rg).
 	ColorError error
 
-	Quiet            bool
+	Quiet bool
+	// SuccessWithoutMatch makes a file without a match the run's success
+	// (--files-without-match, with or without -q, as rg 15).
+	SuccessWithoutMatch bool
 	NoMessages       bool
 	NoIgnoreMessages bool
 	// FileSeparator goes between the output of two files when
@@ -162,6 +165,8 @@ func Load(argv []string, env Env) (*Config, error) {
 	c.Quiet = a.Has("quiet")
 	var summary printer.SummaryKind
 	c.Output, summary = outputKind(a)
+	c.SuccessWithoutMatch = summary == printer.SummaryPathWithoutMatch ||
+		(summary == printer.SummaryQuiet && a.Has("files-without-match") && !a.Has("count") && !a.Has("count-matches"))
 	sc, err := searchConfig(a, c.Output, env.StdoutTTY && !onlyStdin)
 	if err != nil {
 		return nil, err

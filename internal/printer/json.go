@@ -63,9 +63,9 @@ func (p *JSON) writeBegin() {
 	p.beginPrinted = true
 }
 
-func (p *JSON) shouldQuit() bool {
+func (p *JSON) shouldQuit(s *search.Searcher) bool {
 	mc := p.w.opts.MaxCount
-	if mc < 0 || p.matchCount < mc {
+	if mc < 0 || p.matchCount < mc || passthruPastLimit(s) {
 		return false
 	}
 	return p.afterLeft == 0
@@ -75,6 +75,12 @@ func (p *JSON) shouldQuit() bool {
 func (p *JSON) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	p.writeBegin()
 	p.matchCount++
+	if mc := p.w.opts.MaxCount; mc >= 0 && p.matchCount > mc && passthruPastLimit(s) {
+		forEachLine(m.Bytes, s.Config().LineTerm, m.AbsOffset, m.LineNumber, func(line []byte, abs int64, lineNo uint64) {
+			p.writeLineMessage("context", line, lineNo, abs, nil)
+		})
+		return true, nil
+	}
 	if mc := p.w.opts.MaxCount; mc >= 0 && p.matchCount > mc {
 		p.afterLeft = max(p.afterLeft-1, 0)
 	} else {
@@ -84,7 +90,7 @@ func (p *JSON) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	p.stats.Matches += uint64(len(p.matches))
 	p.stats.MatchedLines += countLines(m.Bytes, s.Config().LineTerm)
 	p.writeLineMessage("match", m.Bytes, m.LineNumber, m.AbsOffset, p.matches)
-	return !p.shouldQuit(), nil
+	return !p.shouldQuit(s), nil
 }
 
 // Context implements search.Sink.
@@ -98,7 +104,7 @@ func (p *JSON) Context(s *search.Searcher, c *search.Context) (bool, error) {
 		p.matches = findMatches(s, p.m, c.Bytes, 0, len(c.Bytes), false, p.matches)
 	}
 	p.writeLineMessage("context", c.Bytes, c.LineNumber, c.AbsOffset, p.matches)
-	return !p.shouldQuit(), nil
+	return !p.shouldQuit(s), nil
 }
 
 // ContextBreak implements search.Sink.
@@ -109,15 +115,17 @@ func (p *JSON) BinaryData(*search.Searcher, int64) (bool, error) { return true, 
 
 // Finish implements search.Sink.
 func (p *JSON) Finish(s *search.Searcher, f *search.Finish) error {
-	if !p.beginPrinted {
-		return nil
-	}
+	// rg 15 counts every search in the summary, also those that printed
+	// nothing (no begin or end message).
 	p.stats.Elapsed = time.Since(p.start)
 	p.stats.Searches = 1
 	if p.matchCount > 0 {
 		p.stats.SearchesWithMatch = 1
 	}
 	p.stats.BytesSearched = uint64(f.ByteCount)
+	if !p.beginPrinted {
+		return nil
+	}
 	p.stats.BytesPrinted = uint64(p.w.buf.Len())
 	b := &p.w.buf
 	b.WriteString(`{"type":"end","data":{"path":`)

@@ -64,16 +64,29 @@ func (p *Standard) moreThanLimit() bool {
 	return p.opts().MaxCount >= 0 && p.matchCount > p.opts().MaxCount
 }
 
-func (p *Standard) shouldQuit() bool {
-	if p.opts().MaxCount < 0 || p.matchCount < p.opts().MaxCount {
+func (p *Standard) shouldQuit(s *search.Searcher) bool {
+	if p.opts().MaxCount < 0 || p.matchCount < p.opts().MaxCount || passthruPastLimit(s) {
 		return false
 	}
 	return p.afterLeft == 0
 }
 
+// passthruPastLimit reports whether matches past -m are shown as context
+// lines until the end of the input (rg 15 with --passthru).
+func passthruPastLimit(s *search.Searcher) bool {
+	return s.Config().Passthru && !s.Config().Invert
+}
+
 // Matched implements search.Sink.
 func (p *Standard) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	p.matchCount++
+	if p.moreThanLimit() && passthruPastLimit(s) {
+		p.matches = p.matches[:0]
+		forEachLine(m.Bytes, s.Config().LineTerm, m.AbsOffset, m.LineNumber, func(line []byte, abs int64, lineNo uint64) {
+			p.sink(s, line, abs, lineNo, true, false)
+		})
+		return true, nil
+	}
 	if p.moreThanLimit() {
 		p.afterLeft = max(p.afterLeft-1, 0)
 	} else {
@@ -93,7 +106,7 @@ func (p *Standard) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 		return false, nil
 	}
 	p.sink(s, m.Bytes, m.AbsOffset, m.LineNumber, false, hasRepl)
-	return !p.shouldQuit(), nil
+	return !p.shouldQuit(s), nil
 }
 
 // Context implements search.Sink.
@@ -113,7 +126,7 @@ func (p *Standard) Context(s *search.Searcher, c *search.Context) (bool, error) 
 		return false, nil
 	}
 	p.sink(s, c.Bytes, c.AbsOffset, c.LineNumber, true, hasRepl)
-	return !p.shouldQuit(), nil
+	return !p.shouldQuit(s), nil
 }
 
 // ContextBreak implements search.Sink.
@@ -522,6 +535,19 @@ func (p *Standard) writeExceeded(b []byte, line Range, matches []Range, midx *in
 		fmt.Fprintf(&p.w.buf, "[Omitted long line with %d matches]", nOrig)
 	}
 	p.w.writeLineTerm()
+}
+
+// forEachLine calls f with each line of a block, its offset and its line
+// number (0 stays 0: line numbers off).
+func forEachLine(b []byte, term byte, abs int64, lineNo uint64, f func([]byte, int64, uint64)) {
+	for ls := 0; ls < len(b); {
+		le := lineEndIn(b, ls, term)
+		f(b[ls:le], abs+int64(ls), lineNo)
+		if lineNo > 0 {
+			lineNo++
+		}
+		ls = le
+	}
 }
 
 func trimPrefix(b []byte, r Range) Range {

@@ -135,9 +135,7 @@ func (p *Summary) Finish(s *search.Searcher, f *search.Finish) error {
 			p.writePathLine()
 		}
 	}
-	if p.track {
-		p.stats.BytesPrinted = uint64(p.w.buf.Len())
-	}
+	// rg's summary printer counts no bytes printed ("0 bytes printed").
 	return nil
 }
 

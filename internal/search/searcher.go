@@ -455,8 +455,10 @@ func (s *Searcher) SearchSlice(data []byte, sink Sink) error {
 			return err
 		}
 	}
-	count := int64(len(data))
-	if c.binaryOffset >= 0 && s.cfg.Binary == BinaryQuit {
+	// rg 15 counts the bytes up to where the search stopped (the end of
+	// the last line it looked at), never past the first NUL byte.
+	count := int64(c.pos)
+	if c.binaryOffset >= 0 && c.binaryOffset < count {
 		count = c.binaryOffset
 	}
 	return sink.Finish(s, &Finish{ByteCount: count, BinaryOffset: c.binaryOffset})
@@ -493,6 +495,9 @@ func (c *core) multiline(data []byte) error {
 	}
 	keepGoing := true
 	for _, m := range matches {
+		// The search has reached the end of each match it found (rg's
+		// MultiLine advances past it before reporting the block before).
+		c.pos = max(m.End, min(m.Start+1, len(data)))
 		ls, le := locate(data, term, m.Start, m.End)
 		if !haveLast {
 			haveLast, lastS, lastE = true, ls, le
@@ -509,6 +514,7 @@ func (c *core) multiline(data []byte) error {
 		}
 		lastS, lastE = ls, le
 	}
+	c.pos = len(data)
 	if haveLast {
 		var err error
 		keepGoing, err = flush(lastS, lastE)
@@ -551,6 +557,7 @@ func (c *core) multilineInvert(data []byte, matches []matcher.Range) error {
 	}
 	pos := 0
 	for _, m := range matches {
+		c.pos = max(c.pos, m.End)
 		ls, le := locate(data, term, m.Start, m.End)
 		if le <= pos {
 			continue
@@ -563,6 +570,7 @@ func (c *core) multilineInvert(data []byte, matches []matcher.Range) error {
 	if ok, err := emit(pos, len(data)); !ok || err != nil {
 		return err
 	}
+	c.pos = len(data)
 	_, err := c.afterContextByLine(data, len(data))
 	return err
 }
@@ -593,7 +601,9 @@ func (s *Searcher) SearchReader(r io.Reader, sink Sink) error {
 		}
 	}
 	if err == nil {
-		err = sink.Finish(s, &Finish{ByteCount: lb.absOffset + int64(lb.pos), BinaryOffset: lb.binaryOffset})
+		// Bytes searched, as rg 15 counts them: up to the end of the last
+		// line the search reached (lines kept for context included).
+		err = sink.Finish(s, &Finish{ByteCount: c.absOffset + int64(c.pos), BinaryOffset: lb.binaryOffset})
 	}
 	// Keep the buffer for the next file unless a long line grew it: one
 	// such file must not hold megabytes per worker for the rest of the walk
