@@ -90,8 +90,8 @@ type Config struct {
 	// SuccessWithoutMatch makes a file without a match the run's success
 	// (--files-without-match, with or without -q, as rg 15).
 	SuccessWithoutMatch bool
-	NoMessages       bool
-	NoIgnoreMessages bool
+	NoMessages          bool
+	NoIgnoreMessages    bool
 	// FileSeparator goes between the output of two files when
 	// FileSeparatorOn (a blank line with --heading, the context
 	// separator with context).
