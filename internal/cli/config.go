@@ -344,20 +344,23 @@ func searchConfig(a *Args, out OutputKind, lineNumbersByDefault bool) (search.Co
 	return sc, nil
 }
 
-// contexts returns -B and -A, with -C overriding both when positive.
+// contexts returns -B and -A: each as given, else -C's value (rg 15: an
+// explicit -A or -B wins over -C whatever their order).
 func contexts(a *Args) (before, after int, err error) {
-	if after, err = usizeOf(a, "after-context"); err != nil {
-		return 0, 0, err
-	}
-	if before, err = usizeOf(a, "before-context"); err != nil {
-		return 0, 0, err
-	}
 	both, err := usizeOf(a, "context")
 	if err != nil {
 		return 0, 0, err
 	}
-	if both > 0 {
-		before, after = both, both
+	before, after = both, both
+	if _, ok := a.Value("after-context"); ok {
+		if after, err = usizeOf(a, "after-context"); err != nil {
+			return 0, 0, err
+		}
+	}
+	if _, ok := a.Value("before-context"); ok {
+		if before, err = usizeOf(a, "before-context"); err != nil {
+			return 0, 0, err
+		}
 	}
 	return before, after, nil
 }

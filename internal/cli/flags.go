@@ -27,10 +27,10 @@ type flagDef struct {
 // flagTable lists every flag of ripgrep 13 (including hidden negations) plus
 // evgrep's own additions, which never change the output of rg's flags.
 var flagTable = []flagDef{
-	{long: "after-context", short: 'A', value: true, number: true, overrides: []string{"passthru", "context"}},
+	{long: "after-context", short: 'A', value: true, number: true, overrides: []string{"passthru"}},
 	{long: "auto-hybrid-regex", overrides: []string{"no-auto-hybrid-regex", "pcre2", "no-pcre2", "engine"}},
 	{long: "no-auto-hybrid-regex", overrides: []string{"auto-hybrid-regex", "pcre2", "no-pcre2", "engine"}},
-	{long: "before-context", short: 'B', value: true, number: true, overrides: []string{"passthru", "context"}},
+	{long: "before-context", short: 'B', value: true, number: true, overrides: []string{"passthru"}},
 	{long: "binary", overrides: []string{"no-binary", "text", "no-text"}},
 	{long: "no-binary", overrides: []string{"binary", "text", "no-text"}},
 	{long: "block-buffered", overrides: []string{"no-block-buffered", "line-buffered", "no-line-buffered"}},
@@ -41,7 +41,7 @@ var flagTable = []flagDef{
 	{long: "colors", value: true, multiple: true},
 	{long: "column", overrides: []string{"no-column"}},
 	{long: "no-column", overrides: []string{"column"}},
-	{long: "context", short: 'C', value: true, number: true, overrides: []string{"passthru", "before-context", "after-context"}},
+	{long: "context", short: 'C', value: true, number: true, overrides: []string{"passthru"}},
 	{long: "context-separator", value: true, overrides: []string{"no-context-separator"}},
 	{long: "no-context-separator", overrides: []string{"context-separator"}},
 	{long: "count", short: 'c', overrides: []string{"count-matches"}},

@@ -1,6 +1,7 @@
 package printer
 
 import (
+	"bytes"
 	"fmt"
 	"time"
 	"unicode/utf8"
@@ -24,6 +25,8 @@ type Standard struct {
 	start        time.Time
 	stats        Stats
 	needMatches  bool
+	// sunk are the matches of the line being printed (after -r).
+	sunk []Range
 }
 
 // NewStandard returns a standard printer.
@@ -194,6 +197,7 @@ func (p *Standard) sink(s *search.Searcher, bytes []byte, absOffset int64, lineN
 		bytes = p.repl
 		matches = p.replRngs
 	}
+	p.sunk = matches
 	multi := s.Config().Multiline && !isCtx
 	if len(matches) == 0 {
 		if multi {
@@ -296,6 +300,7 @@ func (p *Standard) sinkSlowMulti(s *search.Searcher, bytes []byte, absOffset int
 				}
 				p.writePrelude(absOffset+int64(line.Start), lineNo, count, uint64(col)+1, false)
 				count++
+				line = p.trimLead(bytes, line)
 				if p.exceeds(bytes[line.Start:line.End]) {
 					zero := 0
 					p.writeExceeded(bytes, line, []Range{m}, &zero, false, nOrig)
@@ -334,6 +339,7 @@ func (p *Standard) sinkSlowMulti(s *search.Searcher, bytes []byte, absOffset int
 			ls = le
 			p.writePrelude(absOffset+int64(line.Start), lineNo, count, uint64(matches[0].Start)+1, false)
 			count++
+			line = p.trimLead(bytes, line)
 			if p.exceeds(bytes[line.Start:line.End]) {
 				p.writeExceeded(bytes, line, matches, &midx, false, nOrig)
 				continue
@@ -396,27 +402,35 @@ func (p *Standard) exceeds(line []byte) bool {
 }
 
 func (p *Standard) writeLine(line []byte, matches []Range, isCtx bool, nOrig int) {
+	// rg 15 trims before it measures the line against -M.
+	line = line[p.trimLead(line, Range{Start: 0, End: len(line)}).Start:]
 	if p.exceeds(line) {
 		zero := 0
 		p.writeExceeded(line, Range{Start: 0, End: len(line)}, matches, &zero, isCtx, nOrig)
 		return
 	}
-	p.writeTrim(line)
+	p.w.write(line)
 	if !p.hasTerm(line) {
 		p.w.writeLineTerm()
 	}
 }
 
-func (p *Standard) writeTrim(line []byte) {
+// trimLead drops the ASCII whitespace that starts b[r] with --trim, but
+// not a line terminator.
+func (p *Standard) trimLead(b []byte, r Range) Range {
 	if !p.opts().Trim {
-		p.w.write(line)
-		return
+		return r
 	}
-	t := lenTerm(p, line)
-	body := line[:len(line)-t]
-	r := trimPrefix(body, Range{Start: 0, End: len(body)})
-	p.w.write(body[r.Start:])
-	p.w.write(line[len(line)-t:])
+	lt := p.opts().LineTerm
+	for r.Start < r.End && bytes.IndexByte(lt, b[r.Start]) < 0 {
+		switch b[r.Start] {
+		case '\t', '\n', '\v', '\f', '\r', ' ':
+			r.Start++
+			continue
+		}
+		break
+	}
+	return r
 }
 
 // lenTerm is the length of the line terminator that ends line (0 if none).
@@ -432,11 +446,13 @@ func lenTerm(p *Standard, line []byte) int {
 
 func (p *Standard) writeColoredLine(matches []Range, b []byte, isCtx bool, nOrig int) {
 	if !p.opts().Color || p.opts().Colors.Match.IsNone() {
-		p.writeLine(b, matches, isCtx, nOrig)
+		// As rg: without colour the line is written plainly, and a
+		// preview counts the line's own matches.
+		p.writeLine(b, p.sunk, isCtx, nOrig)
 		return
 	}
-	line := Range{Start: 0, End: len(b)}
-	if p.exceeds(b) {
+	line := p.trimLead(b, Range{Start: 0, End: len(b)})
+	if p.exceeds(b[line.Start:line.End]) {
 		zero := 0
 		p.writeExceeded(b, line, matches, &zero, isCtx, nOrig)
 		return
