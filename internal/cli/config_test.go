@@ -24,9 +24,10 @@ func TestOverrides(t *testing.T) {
 		get  func(*Config) any
 		want any
 	}{
-		{[]string{"-A1", "-C2", "x"}, func(c *Config) any { return [2]int{c.Pipeline.Search.Before, c.Pipeline.Search.After} }, [2]int{2, 2}},
-		{[]string{"-C2", "-A1", "x"}, func(c *Config) any { return [2]int{c.Pipeline.Search.Before, c.Pipeline.Search.After} }, [2]int{0, 1}},
-		{[]string{"-B1", "-C0", "x"}, func(c *Config) any { return [2]int{c.Pipeline.Search.Before, c.Pipeline.Search.After} }, [2]int{0, 0}},
+		// rg 15: -A and -B win over -C in any order.
+		{[]string{"-A1", "-C2", "x"}, func(c *Config) any { return [2]int{c.Pipeline.Search.Before, c.Pipeline.Search.After} }, [2]int{2, 1}},
+		{[]string{"-C2", "-A1", "x"}, func(c *Config) any { return [2]int{c.Pipeline.Search.Before, c.Pipeline.Search.After} }, [2]int{2, 1}},
+		{[]string{"-B1", "-C0", "x"}, func(c *Config) any { return [2]int{c.Pipeline.Search.Before, c.Pipeline.Search.After} }, [2]int{1, 0}},
 		{[]string{"--passthru", "-A1", "x"}, func(c *Config) any { return c.Pipeline.Search.Passthru }, false},
 		{[]string{"-i", "-s", "x"}, func(c *Config) any { return c.Matcher.Case }, matcher.Sensitive},
 		{[]string{"-s", "-i", "x"}, func(c *Config) any { return c.Matcher.Case }, matcher.Insensitive},
