@@ -330,8 +330,9 @@ func searchConfig(a *Args, out OutputKind, lineNumbersByDefault bool) (search.Co
 		Invert:   a.Has("invert-match"),
 		Passthru: a.Has("passthru"),
 		// Set only when the pattern may match a line terminator.
-		Multiline: a.Has("multiline"),
-		BOMPeek:   encodingLabel(a) == "",
+		Multiline:      a.Has("multiline"),
+		BOMPeek:        encodingLabel(a) == "",
+		StopOnNonmatch: a.Has("stop-on-nonmatch"),
 	}
 	if a.Has("null-data") {
 		sc.LineTerm = 0

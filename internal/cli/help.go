@@ -96,6 +96,7 @@ var flagHelp = map[string]string{
 	"sort":                         "Sort results: path, modified, accessed, created, none.",
 	"sortr":                        "Sort results in reverse order.",
 	"stats":                        "Print statistics after the search.",
+	"stop-on-nonmatch":             "Stop reading a file at the first non-matching line after a match (overrides -U).",
 	"text":                         "Search binary files as text.",
 	"threads":                      "Number of threads (0 = choose).",
 	"trim":                         "Trim leading ASCII whitespace from printed lines.",

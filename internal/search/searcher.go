@@ -28,6 +28,9 @@ type Config struct {
 	// Multiline makes slice searches find matches across lines.
 	Multiline bool
 	Binary    BinaryMode
+	// StopOnNonmatch ends a search at the first non-matching line after a
+	// matching one (rg 15's --stop-on-nonmatch; no effect with Invert).
+	StopOnNonmatch bool
 	// BOMPeek reproduces rg's BOM-sniffing reader, whose first read
 	// returns at most three bytes. It decides where the first buffer ends,
 	// which is visible in how binary files are reported.
@@ -92,6 +95,7 @@ type core struct {
 	lastLineVisited int
 	afterLeft       int
 	hasSunk         bool
+	hasMatched      bool // a line matched (for StopOnNonmatch)
 	binaryOffset    int64
 }
 
@@ -289,7 +293,7 @@ func (c *core) findLine(buf []byte) (int, int, bool) {
 // matchByLine searches the complete lines of buf from c.pos on. It reports
 // false when the search must stop.
 func (c *core) matchByLine(buf []byte) (bool, error) {
-	if c.s.cfg.Passthru {
+	if c.s.cfg.Passthru || (c.s.cfg.StopOnNonmatch && !c.s.cfg.Invert) {
 		return c.matchByLineSlow(buf)
 	}
 	for c.pos < len(buf) {
@@ -353,7 +357,8 @@ func (c *core) matchByLineInvert(buf []byte) (bool, error) {
 	return true, nil
 }
 
-// matchByLineSlow tests every line; used for --passthru.
+// matchByLineSlow tests every line; used for --passthru and
+// --stop-on-nonmatch.
 func (c *core) matchByLineSlow(buf []byte) (bool, error) {
 	for c.pos < len(buf) {
 		ls := c.pos
@@ -375,6 +380,11 @@ func (c *core) matchByLineSlow(buf []byte) (bool, error) {
 			if ok, err := c.sinkContext(buf, ls, le, ContextOther); !ok || err != nil {
 				return false, err
 			}
+		}
+		if matched != c.s.cfg.Invert {
+			c.hasMatched = true
+		} else if c.s.cfg.StopOnNonmatch && !c.s.cfg.Invert && c.hasMatched {
+			return false, nil
 		}
 	}
 	return true, nil
