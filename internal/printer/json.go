@@ -22,6 +22,10 @@ type JSON struct {
 	beginPrinted bool
 	start        time.Time
 	stats        Stats
+	// repl and replRngs hold the line with -r applied and where each
+	// replacement is in it (the submatches' "replacement" fields).
+	repl     []byte
+	replRngs []Range
 }
 
 // NewJSON returns a JSON printer.
@@ -76,6 +80,7 @@ func (p *JSON) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	p.writeBegin()
 	p.matchCount++
 	if mc := p.w.opts.MaxCount; mc >= 0 && p.matchCount > mc && passthruPastLimit(s) {
+		p.replRngs = p.replRngs[:0]
 		forEachLine(m.Bytes, s.Config().LineTerm, m.AbsOffset, m.LineNumber, func(line []byte, abs int64, lineNo uint64) {
 			p.writeLineMessage("context", line, lineNo, abs, nil)
 		})
@@ -89,6 +94,7 @@ func (p *JSON) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	p.matches = findMatches(s, p.m, m.Buffer, m.Start, m.Start+len(m.Bytes), true, p.matches)
 	p.stats.Matches += uint64(len(p.matches))
 	p.stats.MatchedLines += countLines(m.Bytes, s.Config().LineTerm)
+	p.replace(s, m.Buffer, m.Start, m.Start+len(m.Bytes), true)
 	p.writeLineMessage("match", m.Bytes, m.LineNumber, m.AbsOffset, p.matches)
 	return !p.shouldQuit(s), nil
 }
@@ -100,8 +106,10 @@ func (p *JSON) Context(s *search.Searcher, c *search.Context) (bool, error) {
 	if c.Kind == search.ContextAfter {
 		p.afterLeft = max(p.afterLeft-1, 0)
 	}
+	p.replRngs = p.replRngs[:0]
 	if s.Config().Invert {
 		p.matches = findMatches(s, p.m, c.Bytes, 0, len(c.Bytes), false, p.matches)
+		p.replace(s, c.Bytes, 0, len(c.Bytes), false)
 	}
 	p.writeLineMessage("context", c.Bytes, c.LineNumber, c.AbsOffset, p.matches)
 	return !p.shouldQuit(s), nil
@@ -150,6 +158,20 @@ func (p *JSON) Finish(s *search.Searcher, f *search.Finish) error {
 	return nil
 }
 
+// replace computes the replacements of -r for the submatches (rg 15's
+// "replacement" field), over the same bytes as the standard printer.
+func (p *JSON) replace(s *search.Searcher, buf []byte, start, end int, multi bool) {
+	p.replRngs = p.replRngs[:0]
+	if !p.w.opts.HasReplacement {
+		return
+	}
+	hayEnd := min(len(buf), end+multilineLookAhead)
+	if !s.Config().Multiline || !multi {
+		hayEnd = max(start, trimTerm(s, buf[:end]))
+	}
+	p.repl, p.replRngs = p.m.Replace(p.repl[:0], buf[start:hayEnd], p.w.opts.Replacement, p.replRngs)
+}
+
 type byteWriter interface {
 	WriteString(string) (int, error)
 	Write([]byte) (int, error)
@@ -184,6 +206,12 @@ func (p *JSON) writeLineMessage(kind string, lines []byte, lineNo uint64, abs in
 		b.WriteString(`{"match":`)
 		tmp = appendData(tmp[:0], lines[m.Start:m.End])
 		b.Write(tmp)
+		if p.w.opts.HasReplacement && i < len(p.replRngs) {
+			r := p.replRngs[i]
+			b.WriteString(`,"replacement":`)
+			tmp = appendData(tmp[:0], p.repl[r.Start:r.End])
+			b.Write(tmp)
+		}
 		b.WriteString(`,"start":` + strconv.Itoa(m.Start) + `,"end":` + strconv.Itoa(m.End))
 		if p.w.opts.UTF16Columns {
 			s16, e16 := utf16Offset(lines, m.Start), utf16Offset(lines, m.End)
