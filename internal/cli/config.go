@@ -203,7 +203,9 @@ func Load(argv []string, env Env) (*Config, error) {
 		Mmap:   pipeline.MmapChoice(c.Paths, a.Has("mmap"), a.Has("no-mmap")),
 	}
 	c.Types = types.Flags{Clear: a.Values("type-clear"), Add: a.Values("type-add"), Select: a.Values("type"), Negate: a.Values("type-not")}
-	c.Command = command(a, len(patterns) == 0 || c.Printer.MaxCount == 0)
+	// No pattern matches nothing, so that -v of an empty -f file matches
+	// every line (rg 15); -m0 searches nothing.
+	c.Command = command(a, (len(patterns) == 0 && !a.Has("invert-match")) || c.Printer.MaxCount == 0)
 	return c, nil
 }
 
