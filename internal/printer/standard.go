@@ -178,13 +178,29 @@ func (p *Standard) replace(s *search.Searcher, buf []byte, start, end int, multi
 	if !p.opts().HasReplacement {
 		return false
 	}
-	// rg 13 replaces in multiline blocks through its look-ahead window, not
-	// just to the end of the block, and prints what that yields.
+	// In a multiline block the pattern sees the look-ahead window past
+	// the block, but (rg 15) only the matches that start inside the block
+	// are replaced, and nothing past the block is printed.
 	hayEnd := min(len(buf), end+multilineLookAhead)
 	if !s.Config().Multiline || !multi {
 		hayEnd = max(start, trimTerm(s, buf[:end]))
 	}
-	p.repl, p.replRngs = p.m.Replace(p.repl[:0], buf[start:hayEnd], p.opts().Replacement, p.replRngs[:0])
+	hay := buf[start:hayEnd]
+	p.repl, p.replRngs = p.m.Replace(p.repl[:0], hay, p.opts().Replacement, p.replRngs[:0])
+	if s.Config().Multiline && multi {
+		k, blockLen := len(p.matches), end-start
+		if k <= len(p.replRngs) {
+			cut, from := 0, 0
+			if k > 0 {
+				cut, from = p.replRngs[k-1].End, p.matches[k-1].End
+			}
+			p.repl = p.repl[:cut]
+			if from < blockLen {
+				p.repl = append(p.repl, hay[from:blockLen]...)
+			}
+			p.replRngs = p.replRngs[:k]
+		}
+	}
 	return true
 }
 
