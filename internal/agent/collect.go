@@ -125,7 +125,7 @@ func (c *collector) Begin(e walker.Entry) (bool, bool) {
 	if n := w.seen.Add(1); w.env.Progress != nil && n%ProgressEvery == 0 {
 		w.env.Progress(int(n))
 	}
-	if e.Stdin || forbidden(e.Path) {
+	if e.Stdin || forbiddenFile(e.Path) {
 		return false, true
 	}
 	rel, err := filepath.Rel(c.root, e.Path)
@@ -139,7 +139,7 @@ func (c *collector) Begin(e walker.Entry) (bool, bool) {
 
 // Open implements pipeline.Opener.
 func (c *collector) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
-	f, err := os.Open(e.Path)
+	f, err := openChecked(e.Path)
 	if err != nil {
 		return nil, nil, oserr.Wrap(err)
 	}
@@ -196,28 +196,3 @@ func (c *collector) BinaryData(*search.Searcher, int64) (bool, error) { return t
 
 // Finish implements search.Sink.
 func (c *collector) Finish(*search.Searcher, *search.Finish) error { return nil }
-
-// forbiddenPrefixes are never read, after resolving symlinks: system
-// pseudo-filesystems and credential stores.
-func forbiddenPrefixes() []string {
-	out := []string{"/proc", "/sys", "/dev"}
-	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		for _, p := range []string{".ssh", ".aws", ".gnupg", ".config/gcloud", ".azure", ".kube", ".docker", ".netrc", ".git-credentials", ".password-store", ".pgpass", ".npmrc", ".pypirc", ".cargo/credentials", ".cargo/credentials.toml", ".config/gh"} {
-			out = append(out, filepath.Join(home, p))
-		}
-	}
-	return out
-}
-
-var forbiddenList = forbiddenPrefixes()
-
-// forbidden reports whether an absolute path (already resolved) is a .git
-// internal or lies in a forbidden place.
-func forbidden(path string) bool {
-	for _, p := range forbiddenList {
-		if path == p || strings.HasPrefix(path, p+"/") {
-			return true
-		}
-	}
-	return strings.Contains(path+"/", "/.git/")
-}
