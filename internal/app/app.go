@@ -244,6 +244,7 @@ func (r *run) files(wopts walker.Options) error {
 		}
 		var b []byte
 		p := popts.FormatPath(r.displayPath(e))
+		b = popts.AppendLinkOpen(b, r.displayPath(e))
 		if popts.Color && !popts.Colors.Path.IsNone() {
 			b = append(b, popts.Colors.Path.Start()...)
 			b = append(b, p...)
@@ -251,6 +252,7 @@ func (r *run) files(wopts walker.Options) error {
 		} else {
 			b = append(b, p...)
 		}
+		b = popts.AppendLinkClose(b)
 		if popts.NullPath {
 			b = append(b, 0)
 		} else {

@@ -6,8 +6,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
 
 	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/internal/oserr"
@@ -409,8 +411,38 @@ func printerOptions(a *Args, paths []string, stdoutTTY bool) (printer.Options, e
 	}
 	o.ContextSeparator, o.FieldMatchSep, o.FieldContextSep = separators(a)
 	var err error
-	o.PathSeparator, err = pathSeparator(a)
+	if o.PathSeparator, err = pathSeparator(a); err != nil {
+		return o, err
+	}
+	o.Hyperlink, err = hyperlink(a, o.Color)
 	return o, err
+}
+
+// hyperlink is --hyperlink-format, with {host} from --hostname-bin (its
+// output, trimmed) or else the system's host name, looked up only when
+// links are written.
+func hyperlink(a *Args, color bool) (*printer.Hyperlink, error) {
+	f, ok := a.Value("hyperlink-format")
+	if !ok {
+		return nil, nil
+	}
+	h, err := printer.ParseHyperlink(f)
+	if err != nil || h == nil {
+		return h, err
+	}
+	h.WSLPrefix = printer.WSLPrefix()
+	if !color || !h.UsesHost() {
+		return h, nil
+	}
+	if bin, ok := a.Value("hostname-bin"); ok && bin != "" {
+		if out, err := exec.Command(bin).Output(); err == nil {
+			h.Host = strings.TrimSpace(string(out))
+		}
+	}
+	if h.Host == "" {
+		h.Host, _ = os.Hostname()
+	}
+	return h, nil
 }
 
 // separators returns the context separator (nil for none) and the field

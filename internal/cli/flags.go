@@ -73,6 +73,8 @@ var flagTable = []flagDef{
 	{long: "help", short: 'h'},
 	{long: "hidden", short: '.', overrides: []string{"no-hidden"}},
 	{long: "no-hidden", overrides: []string{"hidden"}},
+	{long: "hostname-bin", value: true},
+	{long: "hyperlink-format", value: true},
 	{long: "iglob", value: true, multiple: true, hyphen: true},
 	{long: "ignore-case", short: 'i', overrides: []string{"case-sensitive", "smart-case"}},
 	{long: "ignore-file", value: true, multiple: true, hyphen: true},

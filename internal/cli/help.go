@@ -41,6 +41,8 @@ var flagHelp = map[string]string{
 	"heading":                      "Print the file path above each file's matches.",
 	"help":                         "Print this help.",
 	"hidden":                       "Search hidden files and directories.",
+	"hostname-bin":                 "Program whose output is {host} in hyperlinks (default: the system's host name).",
+	"hyperlink-format":             "Print paths as OSC-8 links: an alias (default, none, cursor, file, grep+, kitty, macvim, textmate, vscode, vscode-insiders, vscodium) or a format with {path} {host} {line} {column} {wslprefix}.",
 	"iglob":                        "Like --glob, matched case-insensitively.",
 	"ignore-case":                  "Match case-insensitively (Unicode simple folding).",
 	"ignore-file":                  "Read more ignore rules from PATH (repeatable).",

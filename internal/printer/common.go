@@ -52,6 +52,40 @@ type Options struct {
 	IncludeZero bool
 	// UTF16Columns adds UTF-16 columns to --json submatches (evgrep only).
 	UTF16Columns bool
+	// Hyperlink is --hyperlink-format (nil: none).
+	Hyperlink *Hyperlink
+}
+
+// HyperlinksOn reports whether paths are printed as hyperlinks: a format
+// is set, colours are on and paths keep their separator (as rg 15).
+func (o *Options) HyperlinksOn() bool {
+	return o.Hyperlink != nil && o.Color && o.PathSeparator == 0
+}
+
+// AppendLinkOpen starts the hyperlink of a path printed on its own
+// (--files), when hyperlinks are on.
+func (o *Options) AppendLinkOpen(dst []byte, path string) []byte {
+	if hp := o.hyperlinkPath(path); hp != nil {
+		return o.Hyperlink.appendOpen(dst, hp, 0, 0)
+	}
+	return dst
+}
+
+// AppendLinkClose ends what AppendLinkOpen started.
+func (o *Options) AppendLinkClose(dst []byte) []byte {
+	if o.HyperlinksOn() {
+		return append(dst, hyperlinkClose...)
+	}
+	return dst
+}
+
+// hyperlinkPath is the {path} of a printed path, nil without hyperlinks
+// (and for standard input).
+func (o *Options) hyperlinkPath(path string) []byte {
+	if !o.HyperlinksOn() || path == "<stdin>" {
+		return nil
+	}
+	return HyperlinkPath(path)
 }
 
 // SummaryKind selects the summary printer's output.
@@ -97,6 +131,18 @@ func (w *out) writeSpec(spec Spec, b []byte) {
 }
 
 func (w *out) writeLineTerm() { w.buf.Write(w.opts.LineTerm) }
+
+// writeLinkedPath writes a path on its own (a heading, a summary line),
+// inside a hyperlink to its first line when hpath is set.
+func (w *out) writeLinkedPath(spec Spec, path, hpath []byte) {
+	if hpath == nil {
+		w.writeSpec(spec, path)
+		return
+	}
+	w.buf.Write(w.opts.Hyperlink.appendOpen(nil, hpath, 0, 0))
+	w.writeSpec(spec, path)
+	w.buf.WriteString(hyperlinkClose)
+}
 
 func (w *out) writeUint(n uint64) { w.buf.WriteString(strconv.FormatUint(n, 10)) }
 

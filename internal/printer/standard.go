@@ -3,6 +3,7 @@ package printer
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -27,21 +28,26 @@ type Standard struct {
 	needMatches  bool
 	// sunk are the matches of the line being printed (after -r).
 	sunk []Range
+	// hpath is the file's hyperlink path (nil: no hyperlinks).
+	hpath   []byte
+	scratch []byte
 }
 
 // NewStandard returns a standard printer.
 func NewStandard(opts *Options, m Matcher) *Standard {
 	p := &Standard{m: m}
 	p.w.opts = opts
-	p.needMatches = (opts.Color && !opts.Colors.Match.IsNone()) || opts.Column || opts.HasReplacement || opts.PerMatch || opts.OnlyMatching || opts.Stats
+	p.needMatches = (opts.Color && !opts.Colors.Match.IsNone()) || opts.HyperlinksOn() || opts.Column || opts.HasReplacement || opts.PerMatch || opts.OnlyMatching || opts.Stats
 	return p
 }
 
 // Reset prepares the printer for a search of path.
 func (p *Standard) Reset(path string) {
 	p.w.buf.Reset()
+	p.hpath = nil
 	if p.w.opts.WithFilename {
 		p.path = p.w.opts.FormatPath(path)
+		p.hpath = p.w.opts.hyperlinkPath(path)
 	} else {
 		p.path = nil
 	}
@@ -151,7 +157,7 @@ func (p *Standard) BinaryData(s *search.Searcher, offset int64) (bool, error) {
 func (p *Standard) Finish(s *search.Searcher, f *search.Finish) error {
 	if p.binaryOffset >= 0 && p.matchCount > 0 {
 		if p.path != nil {
-			p.w.writeSpec(p.opts().Colors.Path, p.path)
+			p.w.writeLinkedPath(p.opts().Colors.Path, p.path, p.hpath)
 			p.w.writeString(": ")
 		}
 		switch s.Config().Binary {
@@ -377,7 +383,7 @@ func (p *Standard) writeSearchPrelude() {
 		return
 	}
 	if p.opts().Heading && p.path != nil {
-		p.w.writeSpec(p.opts().Colors.Path, p.path)
+		p.w.writeLinkedPath(p.opts().Colors.Path, p.path, p.hpath)
 		if p.opts().NullPath {
 			p.w.write([]byte{0})
 		} else {
@@ -386,31 +392,51 @@ func (p *Standard) writeSearchPrelude() {
 	}
 }
 
+// writePrelude writes the fields before a line: path, line number,
+// column, byte offset, each followed by its separator. With hyperlinks
+// (rg 15) a link spans them all but the last separator, and is written
+// whenever the file's path is shown (in a heading too).
 func (p *Standard) writePrelude(absOffset int64, lineNo, lineDelta, column uint64, isCtx bool) {
 	sep := p.opts().FieldMatchSep
 	if isCtx {
 		sep = p.opts().FieldContextSep
 	}
-	if !p.opts().Heading && p.path != nil {
-		p.w.writeSpec(p.opts().Colors.Path, p.path)
-		if p.opts().NullPath {
-			p.w.write([]byte{0})
-		} else {
-			p.w.write(sep)
+	var pending []byte // the separator owed before the next field
+	field := func(spec Spec, b []byte, after []byte) {
+		p.w.write(pending)
+		p.w.writeSpec(spec, b)
+		pending = after
+	}
+	// Under a heading, a line gets a link of its own only when the format
+	// names the line (else the heading's link says it all).
+	link := p.hpath != nil && (!p.opts().Heading || p.opts().Hyperlink.usesLine)
+	if link {
+		line := uint64(0)
+		if lineNo > 0 {
+			line = lineNo + lineDelta
 		}
+		p.w.buf.Write(p.opts().Hyperlink.appendOpen(p.scratch[:0], p.hpath, line, column))
+	}
+	if !p.opts().Heading && p.path != nil {
+		after := sep
+		if p.opts().NullPath {
+			after = []byte{0}
+		}
+		field(p.opts().Colors.Path, p.path, after)
 	}
 	if lineNo > 0 {
-		p.w.writeSpec(p.opts().Colors.Line, []byte(fmt.Sprint(lineNo+lineDelta)))
-		p.w.write(sep)
+		field(p.opts().Colors.Line, strconv.AppendUint(p.scratch[:0], lineNo+lineDelta, 10), sep)
 	}
 	if column > 0 && p.opts().Column {
-		p.w.writeSpec(p.opts().Colors.Column, []byte(fmt.Sprint(column)))
-		p.w.write(sep)
+		field(p.opts().Colors.Column, strconv.AppendUint(p.scratch[:0], column, 10), sep)
 	}
 	if p.opts().ByteOffset {
-		p.w.writeSpec(p.opts().Colors.Column, []byte(fmt.Sprint(absOffset)))
-		p.w.write(sep)
+		field(p.opts().Colors.Column, strconv.AppendInt(p.scratch[:0], absOffset, 10), sep)
 	}
+	if link {
+		p.w.writeString(hyperlinkClose)
+	}
+	p.w.write(pending)
 }
 
 func (p *Standard) exceeds(line []byte) bool {

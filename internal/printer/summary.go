@@ -12,6 +12,7 @@ type Summary struct {
 	w            out
 	m            Matcher
 	path         []byte // nil when the path is not shown
+	hpath        []byte // its hyperlink path (nil: none)
 	kind         SummaryKind
 	matchCount   uint64
 	binaryOffset int64
@@ -36,9 +37,10 @@ func (p *Summary) requiresPath() bool {
 // Reset prepares the printer for a search of path.
 func (p *Summary) Reset(path string) {
 	p.w.buf.Reset()
-	p.path = nil
+	p.path, p.hpath = nil, nil
 	if p.w.opts.WithFilename || p.requiresPath() {
 		p.path = p.w.opts.FormatPath(path)
+		p.hpath = p.w.opts.hyperlinkPath(path)
 	}
 	p.matchCount = 0
 	p.binaryOffset = -1
@@ -143,7 +145,7 @@ func (p *Summary) writePathField() {
 	if p.path == nil {
 		return
 	}
-	p.w.writeSpec(p.w.opts.Colors.Path, p.path)
+	p.w.writeLinkedPath(p.w.opts.Colors.Path, p.path, p.hpath)
 	if p.w.opts.NullPath {
 		p.w.write([]byte{0})
 	} else {
@@ -155,7 +157,7 @@ func (p *Summary) writePathLine() {
 	if p.path == nil {
 		return
 	}
-	p.w.writeSpec(p.w.opts.Colors.Path, p.path)
+	p.w.writeLinkedPath(p.w.opts.Colors.Path, p.path, p.hpath)
 	if p.w.opts.NullPath {
 		p.w.write([]byte{0})
 	} else {
