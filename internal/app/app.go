@@ -34,14 +34,17 @@ import (
 // Version is evgrep's version string.
 const Version = "0.1.0"
 
+// RGVersion is the ripgrep release whose command line evgrep follows.
+const RGVersion = "15.2.0"
+
 // versionText is --version's output. Run through a link named rg (as a
-// drop-in replacement), the first line reads as rg 13's so that tools that
-// check "ripgrep N.N.N" accept it; otherwise it names evgrep.
+// drop-in replacement), the first line reads as rg 15.2's so that tools
+// that check "ripgrep N.N.N" accept it; otherwise it names evgrep.
 func versionText(argv0 string) string {
 	if argv0 == "rg" {
-		return "ripgrep 13.0.0 (evgrep " + Version + ")\n-SIMD -AVX (compiled)\n+SIMD +AVX (runtime)\n"
+		return "ripgrep " + RGVersion + " (evgrep " + Version + ")\n\nfeatures:-pcre2\n"
 	}
-	return "evgrep " + Version + " (ripgrep 13.0.0 compatible)\n"
+	return "evgrep " + Version + " (ripgrep " + RGVersion + " compatible)\n"
 }
 
 // Exit codes, as rg.
@@ -87,6 +90,16 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return exitMatch
 	case cli.CmdVersion:
 		fmt.Fprint(stdout, versionText(filepath.Base(os.Args[0])))
+		return exitMatch
+	case cli.CmdGenerate:
+		prog := "evgrep"
+		if filepath.Base(os.Args[0]) == "rg" {
+			prog = "rg"
+		}
+		if err := cli.WriteGenerated(stdout, cfg.Generate, prog, Version); err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitError
+		}
 		return exitMatch
 	case cli.CmdPCRE2Version:
 		fmt.Fprintln(stderr, "PCRE2 is not available in this build of ripgrep.")

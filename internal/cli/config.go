@@ -47,6 +47,7 @@ const (
 	CmdAgent
 	CmdMCP
 	CmdOutline
+	CmdGenerate
 )
 
 // Env describes the process environment that rg consults when choosing
@@ -100,6 +101,9 @@ type Config struct {
 	FileSeparatorOn bool
 	FileSeparator   []byte
 
+	// Generate is --generate's kind (CmdGenerate).
+	Generate string
+
 	// agent / MCP
 	AgentRequest string
 	AgentFormat  string
@@ -122,6 +126,10 @@ func Load(argv []string, env Env) (*Config, error) {
 		return c, nil
 	case a.Has("version"):
 		c.Command = CmdVersion
+		return c, nil
+	case a.Has("generate"):
+		c.Command = CmdGenerate
+		c.Generate, _ = a.Value("generate")
 		return c, nil
 	}
 	if v, ok := a.Value("agent"); ok {

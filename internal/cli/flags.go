@@ -1,4 +1,4 @@
-// Package cli parses ripgrep 13's command line into a Config.
+// Package cli parses ripgrep's command line (15.2's flags) into a Config.
 //
 // The parser is written for rg's exact semantics rather than taken from a
 // general flag library: clap 2 (which rg 13 uses) lets a flag override
@@ -24,7 +24,7 @@ type flagDef struct {
 	aliases   []string
 }
 
-// flagTable lists every flag of ripgrep 13 (including hidden negations) plus
+// flagTable lists every flag of ripgrep 15.2 (including hidden negations) plus
 // evgrep's own additions, which never change the output of rg's flags.
 var flagTable = []flagDef{
 	{long: "after-context", short: 'A', value: true, number: true, overrides: []string{"passthru"}},
@@ -65,6 +65,7 @@ var flagTable = []flagDef{
 	{long: "no-fixed-strings", overrides: []string{"fixed-strings"}},
 	{long: "follow", short: 'L', overrides: []string{"no-follow"}},
 	{long: "no-follow", overrides: []string{"follow"}},
+	{long: "generate", value: true, possible: []string{"man", "complete-bash", "complete-zsh", "complete-fish", "complete-powershell"}},
 	{long: "glob", short: 'g', value: true, multiple: true, hyphen: true},
 	{long: "glob-case-insensitive", overrides: []string{"no-glob-case-insensitive"}},
 	{long: "no-glob-case-insensitive", overrides: []string{"glob-case-insensitive"}},

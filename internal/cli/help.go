@@ -36,6 +36,7 @@ var flagHelp = map[string]string{
 	"files-without-match":          "Print only the paths of files without a match.",
 	"fixed-strings":                "Treat patterns as literal text, not regexes.",
 	"follow":                       "Follow symbolic links while walking.",
+	"generate":                     "Print a man page or a shell completion script: man, complete-bash, complete-zsh, complete-fish, complete-powershell.",
 	"glob":                         "Include (or, with !, exclude) paths matching GLOB (repeatable).",
 	"glob-case-insensitive":        "Match every --glob case-insensitively.",
 	"heading":                      "Print the file path above each file's matches.",
@@ -128,9 +129,9 @@ var flagHelp = map[string]string{
 // WriteHelp prints evgrep's help in rg's layout: usage, arguments, then
 // every flag with its short form and value name.
 func WriteHelp(w io.Writer, version string) {
-	fmt.Fprintf(w, "evgrep %s (ripgrep 13.0.0 compatible)\n", version)
+	fmt.Fprintf(w, "evgrep %s (ripgrep 15.2.0 compatible)\n", version)
 	fmt.Fprint(w, `Search a source tree recursively for a regex pattern, honouring .gitignore,
-hidden files and binary files as ripgrep 13 does, and answer coding agents
+hidden files and binary files as ripgrep 15.2 does, and answer coding agents
 with bounded evidence (--agent, --mcp).
 
 USAGE:
