@@ -305,10 +305,18 @@ func (r *run) emit(b []byte, separated bool) {
 	}
 	if separated && r.cfg.FileSeparatorOn && r.anyPrinted {
 		r.out.Write(r.cfg.FileSeparator)
+		n := len(r.cfg.FileSeparator) + 1
 		if r.cfg.Pipeline.Walk.Threads == 1 {
 			r.out.Write(r.cfg.Printer.LineTerm)
+			n += len(r.cfg.Printer.LineTerm) - 1
 		} else {
 			r.out.WriteByte('\n')
+		}
+		if r.cfg.Printer.Stats {
+			// rg counts the separator in "bytes printed".
+			r.statsMu.Lock()
+			r.stats.BytesPrinted += uint64(n)
+			r.statsMu.Unlock()
 		}
 	}
 	if _, err := r.out.Write(b); err != nil {

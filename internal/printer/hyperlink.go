@@ -194,9 +194,10 @@ func HyperlinkPath(p string) []byte {
 	return out
 }
 
-// WSLPrefix is {wslprefix}: wsl$/NAME under WSL (WSL_DISTRO_NAME), else "".
+// WSLPrefix is {wslprefix}: wsl$/NAME when WSL_DISTRO_NAME is set (even
+// to nothing, as rg), else "".
 func WSLPrefix() string {
-	if d := os.Getenv("WSL_DISTRO_NAME"); d != "" {
+	if d, ok := os.LookupEnv("WSL_DISTRO_NAME"); ok {
 		return "wsl$/" + d
 	}
 	return ""
