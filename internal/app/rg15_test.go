@@ -235,6 +235,18 @@ func rg15Cases(hostBin string) []rg15Case {
 	add("hyperlink without colour", "--sort", "path", "--hyperlink-format=vscode", "-n", "oo4", "h2", "a.txt")
 	add("hyperlink failing hostname-bin", "--sort", "path", "--color=always", "--hyperlink-format=default", "--hostname-bin", "/nonexistent/host", "-l", "foo", "h2", "a.txt")
 
+	// Output modes: the last one wins (rg 13 refused or ranked them).
+	for _, m := range [][]string{
+		{"-c", "-l"}, {"-l", "-c"}, {"--count-matches", "-l"}, {"-c", "--files-without-match"}, {"--files-without-match", "-c"},
+		{"-l", "--files"}, {"--files", "-l"}, {"-c", "--json"}, {"--json", "-c"}, {"-q", "--json"}, {"--json", "-q"},
+		{"--json", "-l"}, {"-l", "--json"}, {"--json", "--files"}, {"--files", "--json"}, {"--json", "--files-without-match"},
+		{"--json", "--type-list"}, {"--files", "-e", "x"}, {"-e", "x", "--files"}, {"--type-list", "-e", "x"},
+		{"--json", "--no-json"}, {"-q", "--json", "-c"}, {"--json", "-q", "--stats"},
+	} {
+		add("mode "+strings.Join(m, " "), append(append([]string{"--sort", "path"}, m...), "foo4", "h2", "t1")...)
+	}
+	add("type-list with a pattern", "--type-list", "foo")
+
 	add("generate bad kind", "--generate", "nope")
 	return cs
 }

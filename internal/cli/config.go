@@ -187,7 +187,8 @@ func Load(argv []string, env Env) (*Config, error) {
 		return nil, err
 	}
 	po.SummaryKind = summary
-	po.Stats = c.Output == OutputJSON || a.Has("stats")
+	// --json always ends with its summary, with -q too (rg 15).
+	po.Stats = c.Output == OutputJSON || a.Has("stats") || a.Has("json")
 	if po.Colors, c.ColorError = printer.ParseColors(a.Values("colors")); c.ColorError != nil {
 		po.Colors = printer.DefaultColors()
 	}

@@ -36,6 +36,13 @@ func TestOverrides(t *testing.T) {
 		{[]string{"--count-matches", "-c", "x"}, func(c *Config) any { return c.Printer.SummaryKind }, printer.SummaryCount},
 		{[]string{"-o", "-c", "x"}, func(c *Config) any { return c.Printer.SummaryKind }, printer.SummaryCountMatches},
 		{[]string{"-l", "--files-without-match", "x"}, func(c *Config) any { return c.Printer.SummaryKind }, printer.SummaryPathWithoutMatch},
+		// rg 15: the last of the output modes wins.
+		{[]string{"-c", "-l", "x"}, func(c *Config) any { return c.Printer.SummaryKind }, printer.SummaryPathWithMatch},
+		{[]string{"-c", "--json", "x"}, func(c *Config) any { return c.Output }, OutputJSON},
+		{[]string{"--json", "-c", "x"}, func(c *Config) any { return [2]any{c.Output, c.Printer.SummaryKind} }, [2]any{OutputSummary, printer.SummaryCount}},
+		{[]string{"--files", "-e", "x"}, func(c *Config) any { return c.Command }, CmdFiles},
+		{[]string{"--files", "-l", "x"}, func(c *Config) any { return c.Command }, CmdSearch},
+		{[]string{"--json", "--type-list"}, func(c *Config) any { return c.Command }, CmdTypeList},
 		{[]string{"-n", "-N", "x", "f"}, func(c *Config) any { return c.Pipeline.Search.LineNumbers }, false},
 		{[]string{"--column", "x", "f"}, func(c *Config) any { return c.Pipeline.Search.LineNumbers }, true},
 		{[]string{"-w", "-x", "x"}, func(c *Config) any { return [2]bool{c.Matcher.Word, c.Matcher.Line} }, [2]bool{false, true}},
@@ -64,13 +71,13 @@ func TestOverrides(t *testing.T) {
 	}
 }
 
-// TestUsageErrors checks that what clap rejects is rejected.
+// TestUsageErrors checks that what rg 15 rejects is rejected (it has no
+// conflicting flags any more: of -c, -l, --json, --files, ... the last
+// one wins, TestOverrides).
 func TestUsageErrors(t *testing.T) {
 	cases := [][]string{
 		{},                        // no pattern
 		{"--nope", "x"},           // unknown flag
-		{"-c", "--json", "x"},     // conflict
-		{"--files", "-e", "x"},    // conflict
 		{"-A", "notanumber", "x"}, // bad number
 		{"--color", "sometimes", "x"},
 		{"-A"}, // missing value

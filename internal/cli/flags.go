@@ -10,6 +10,8 @@
 // decides the meaning of most real rg command lines.
 package cli
 
+import "slices"
+
 // flagDef describes one rg flag.
 type flagDef struct {
 	long      string
@@ -58,7 +60,7 @@ var flagTable = []flagDef{
 	{long: "field-context-separator", value: true},
 	{long: "field-match-separator", value: true},
 	{long: "file", short: 'f', value: true, multiple: true, hyphen: true},
-	{long: "files", conflicts: []string{"file", "regexp", "type-list"}},
+	{long: "files"},
 	{long: "files-with-matches", short: 'l', overrides: []string{"files-without-match"}},
 	{long: "files-without-match", overrides: []string{"files-with-matches"}},
 	{long: "fixed-strings", short: 'F', overrides: []string{"no-fixed-strings"}},
@@ -85,7 +87,7 @@ var flagTable = []flagDef{
 	{long: "no-include-zero", overrides: []string{"include-zero"}},
 	{long: "invert-match", short: 'v', overrides: []string{"no-invert-match"}},
 	{long: "no-invert-match", overrides: []string{"invert-match"}},
-	{long: "json", overrides: []string{"no-json"}, conflicts: []string{"count", "count-matches", "files", "files-with-matches", "files-without-match", "patch"}},
+	{long: "json", overrides: []string{"no-json"}},
 	{long: "no-json", overrides: []string{"json"}},
 	{long: "line-buffered", overrides: []string{"no-line-buffered", "block-buffered", "no-block-buffered"}},
 	{long: "no-line-buffered", overrides: []string{"line-buffered", "block-buffered", "no-block-buffered"}},
@@ -166,7 +168,7 @@ var flagTable = []flagDef{
 	{long: "type-add", value: true, multiple: true},
 	{long: "type-clear", value: true, multiple: true},
 	{long: "type-not", short: 'T', value: true, multiple: true},
-	{long: "type-list", conflicts: []string{"file", "files", "pattern", "regexp"}},
+	{long: "type-list"},
 	{long: "unrestricted", short: 'u', multiple: true},
 	{long: "version", short: 'V'},
 	{long: "vimgrep"},
@@ -189,9 +191,18 @@ var (
 	byShort = map[byte]*flagDef{}
 )
 
+// modeFlags choose what a run prints; as in rg 15, the last one given
+// wins (rg 13 refused some pairs and ranked the others).
+var modeFlags = []string{"count", "count-matches", "files-with-matches", "files-without-match", "json", "files", "type-list"}
+
 func init() {
 	for i := range flagTable {
 		d := &flagTable[i]
+		for _, m := range modeFlags {
+			if d.long != m && slices.Contains(modeFlags, d.long) && !slices.Contains(d.overrides, m) {
+				d.overrides = append(d.overrides, m)
+			}
+		}
 		byLong[d.long] = d
 		for _, a := range d.aliases {
 			byLong[a] = d
