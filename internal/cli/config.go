@@ -160,7 +160,7 @@ func Load(argv []string, env Env) (*Config, error) {
 		paths = append([]string{patternSlot}, paths...)
 	}
 	if !takesFirstAsPath && !hasPatternSlot && !a.Has("pcre2-version") {
-		return nil, &UsageError{Msg: "error: The following required arguments were not provided:\n    <PATTERN>" + usageTail}
+		return nil, usageErr("ripgrep requires at least one pattern to execute a search")
 	}
 	if err := unsupported(a); err != nil {
 		return nil, err
@@ -482,6 +482,7 @@ func pathSeparator(a *Args) (byte, error) {
 	}
 	sep := Unescape(s)
 	if len(sep) > 1 {
+		//lint:ignore ST1005 rg's exact error text
 		return 0, fmt.Errorf("A path separator must be exactly one byte, but the given separator is %d bytes: %s\nIn some shells on Windows '/' is automatically expanded. Use '//' instead.", len(sep), Escape(sep))
 	}
 	if len(sep) == 1 {

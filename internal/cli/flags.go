@@ -1,8 +1,9 @@
 // Package cli parses ripgrep's command line (15.2's flags) into a Config.
 //
 // The parser is written for rg's exact semantics rather than taken from a
-// general flag library: clap 2 (which rg 13 uses) lets a flag override
-// another named flag ("-s" cancels an earlier "-i", "-C" cancels "-A"),
+// general flag library: rg lets a flag override another named flag ("-s"
+// cancels an earlier "-i", "-l" an earlier "-c", as rg 15's own parser
+// does; rg 13's clap 2 had the same rule),
 // lets every single-valued flag override itself (the last value wins),
 // counts repeated switches ("-uuu"), accepts values glued to short flags
 // ("-A1", "-j=2") and lets some values start with a dash ("-e -foo"). No Go
@@ -22,7 +23,6 @@ type flagDef struct {
 	number    bool     // the value must parse as an unsigned integer
 	possible  []string // allowed values, when restricted
 	overrides []string
-	conflicts []string
 	aliases   []string
 }
 
@@ -161,7 +161,7 @@ var flagTable = []flagDef{
 	{long: "no-stats", overrides: []string{"stats"}},
 	{long: "text", short: 'a', overrides: []string{"no-text", "binary", "no-binary"}},
 	{long: "no-text", overrides: []string{"text", "binary", "no-binary"}},
-	{long: "threads", short: 'j', value: true},
+	{long: "threads", short: 'j', value: true, number: true},
 	{long: "trim", overrides: []string{"no-trim"}},
 	{long: "no-trim", overrides: []string{"trim"}},
 	{long: "type", short: 't', value: true, multiple: true},
