@@ -248,6 +248,13 @@ func rg15Cases(hostBin string) []rg15Case {
 	add("type-list with a pattern", "--type-list", "foo")
 
 	add("generate bad kind", "--generate", "nope")
+	for _, bad := range [][]string{
+		{"--no-such-flag", "x", "h2"}, {"-Z", "x", "h2"}, {"-A", "x", "foo", "h2"}, {"--color=bad", "foo", "h2"},
+		{"--stats=x", "foo", "h2"}, {"-j", "x", "foo", "h2"}, {"--max-count=-1", "foo", "h2"}, {"--sort=zz", "foo", "h2"},
+		{"--after-context"}, {"-e"},
+	} {
+		add("usage error "+strings.Join(bad, " "), bad...)
+	}
 	return cs
 }
 

@@ -82,6 +82,22 @@ func TestUsageErrors(t *testing.T) {
 		{"--color", "sometimes", "x"},
 		{"-A"}, // missing value
 	}
+	// The messages are rg 15.2's, word for word.
+	messages := map[string][]string{
+		"rg: unrecognized flag --nope":                                                              {"--nope", "x"},
+		"rg: unrecognized flag -Z":                                                                  {"-Z", "x"},
+		"rg: missing value for flag -A: missing argument for option '-A'":                           {"-A"},
+		"rg: missing value for flag --after-context: missing argument for option '--after-context'": {"--after-context"},
+		"rg: error parsing flag -A: value is not a valid number: invalid digit found in string":     {"-Ax", "a"},
+		"rg: error parsing flag --color: choice 'bad' is unrecognized":                              {"--color=bad", "a"},
+		"rg: invalid CLI arguments: unexpected argument for option '--stats': \"x\"":                {"--stats=x", "a"},
+		"rg: ripgrep requires at least one pattern to execute a search":                             {},
+	}
+	for want, args := range messages {
+		if _, err := Load(args, Env{}); err == nil || err.Error() != want {
+			t.Errorf("%q: got %v, want %s", args, err, want)
+		}
+	}
 	for _, args := range cases {
 		if _, err := Load(args, Env{}); err == nil {
 			t.Errorf("%q: expected an error", args)
