@@ -247,6 +247,27 @@ func rg15Cases(hostBin string) []rg15Case {
 	}
 	add("type-list with a pattern", "--type-list", "foo")
 
+	// Bytes printed leave out colour and hyperlink escapes.
+	for _, a := range [][]string{
+		{"--color=always"}, {"--color=always", "-C1"}, {"--color=always", "--heading"}, {"--color=always", "-o"},
+		{"--color=always", "--vimgrep"}, {"--color=always", "-M20", "--max-columns-preview"}, {"-p"},
+		{"--hyperlink-format=vscode", "--color=always"}, {"--color=always", "--colors=path:none"},
+	} {
+		add("stats escapes "+strings.Join(a, " "), append(append([]string{"--sort", "path", "--stats"}, a...), "foo", ".")...)
+	}
+	// -p is --color=always --heading --line-number where it stands.
+	for _, a := range [][]string{
+		{"-N", "-p"}, {"-p", "-N"}, {"-p", "--no-heading"}, {"--no-heading", "-p"}, {"-p", "--color=never"},
+		{"--color=never", "-p"}, {"--vimgrep", "-p"}, {"-p", "--vimgrep"}, {"-pn"}, {"-np"},
+	} {
+		add("pretty "+strings.Join(a, " "), append(append([]string{"--sort", "path"}, a...), "foo", "a.txt", "h2")...)
+	}
+	// --null-data with -U: records end in NUL for line-by-line patterns too.
+	for _, a := range [][]string{{"o"}, {`foo\s`}, {"-c", "o"}, {"-o", "o"}, {"-n", `foo1\x00?`}, {`
+`}, {"-v", "foo"}} {
+		add("null-data multiline "+strings.Join(a, " "), append(append([]string{"--sort", "path", "--null-data", "-U"}, a...), "h2", "a.txt")...)
+	}
+
 	add("generate bad kind", "--generate", "nope")
 	for _, bad := range [][]string{
 		{"--no-such-flag", "x", "h2"}, {"-Z", "x", "h2"}, {"-A", "x", "foo", "h2"}, {"--color=bad", "foo", "h2"},

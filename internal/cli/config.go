@@ -278,7 +278,9 @@ func matcherOptions(a *Args, patterns []string) matcher.Options {
 		LineTerminator: '\n',
 		NoUnicode:      a.Has("no-unicode") || a.Has("no-pcre2-unicode"),
 	}
-	if a.Has("null-data") && !o.Multiline {
+	if a.Has("null-data") {
+		// Lines end in NUL for the matcher too, with -U as well: a
+		// pattern that cannot match across lines is searched line by line.
 		o.LineTerminator = 0
 	}
 	switch {

@@ -73,7 +73,17 @@ func Parse(argv []string) (*Args, error) {
 		occurrences: map[string]int{},
 	}
 	// as is the flag as written (-A or --after-context), for messages.
-	set := func(d *flagDef, as, val string, hasVal bool) error {
+	var set func(d *flagDef, as, val string, hasVal bool) error
+	set = func(d *flagDef, as, val string, hasVal bool) error {
+		if d.long == "pretty" {
+			// rg 15: -p is --color=always --heading --line-number where
+			// it stands, each overridden by a later flag.
+			for _, f := range [][2]string{{"color", "always"}, {"heading", ""}, {"line-number", ""}} {
+				if err := set(byLong[f[0]], as, f[1], f[1] != ""); err != nil {
+					return err
+				}
+			}
+		}
 		if d.number && hasVal {
 			if _, err := strconv.ParseUint(val, 10, 64); err != nil {
 				return usageErr("error parsing flag %s: value is not a valid number: invalid digit found in string", as)

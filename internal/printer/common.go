@@ -117,10 +117,28 @@ func (o *Options) FormatPath(p string) []byte {
 type out struct {
 	opts *Options
 	buf  growbuf.Buffer // one file's output (growbuf: it may hold a huge line)
+	esc  uint64         // bytes of escape sequences in buf (writeEsc)
 }
 
-func (w *out) write(b []byte)       { w.buf.Write(b) }
+func (w *out) write(b []byte) { w.buf.Write(b) }
+
+// writeEsc writes an escape sequence (colour, hyperlink), which rg does
+// not count in "bytes printed".
+func (w *out) writeEsc(s string) {
+	w.buf.WriteString(s)
+	w.esc += uint64(len(s))
+}
+
+// printed is what --stats counts as printed: the bytes written but the
+// escape sequences.
+func (w *out) printed() uint64      { return uint64(w.buf.Written()) - w.esc }
 func (w *out) writeString(s string) { w.buf.WriteString(s) }
+
+// reset empties the buffer for the next file.
+func (w *out) reset() {
+	w.buf.Reset()
+	w.esc = 0
+}
 
 func (w *out) writeSpec(spec Spec, b []byte) {
 	// termcolor resets before and after every coloured field, even when the
@@ -129,9 +147,9 @@ func (w *out) writeSpec(spec Spec, b []byte) {
 		w.buf.Write(b)
 		return
 	}
-	w.buf.WriteString(spec.Start())
+	w.writeEsc(spec.Start())
 	w.buf.Write(b)
-	w.buf.WriteString(colorReset)
+	w.writeEsc(colorReset)
 }
 
 func (w *out) writeLineTerm() { w.buf.Write(w.opts.LineTerm) }
@@ -143,9 +161,9 @@ func (w *out) writeLinkedPath(spec Spec, path, hpath []byte) {
 		w.writeSpec(spec, path)
 		return
 	}
-	w.buf.Write(w.opts.Hyperlink.appendOpen(nil, hpath, 0, 0))
+	w.writeEsc(string(w.opts.Hyperlink.appendOpen(nil, hpath, 0, 0)))
 	w.writeSpec(spec, path)
-	w.buf.WriteString(hyperlinkClose)
+	w.writeEsc(hyperlinkClose)
 }
 
 func (w *out) writeUint(n uint64) { w.buf.WriteString(strconv.FormatUint(n, 10)) }

@@ -39,7 +39,7 @@ func NewJSON(opts *Options, m Matcher) *JSON {
 
 // Reset prepares the printer for a search of path.
 func (p *JSON) Reset(path string) {
-	p.w.buf.Reset()
+	p.w.reset()
 	p.path = []byte(path)
 	p.pathJSON = appendData(p.pathJSON[:0], p.path)
 	p.matchCount = 0

@@ -44,7 +44,7 @@ func NewStandard(opts *Options, m Matcher) *Standard {
 
 // Reset prepares the printer for a search of path.
 func (p *Standard) Reset(path string) {
-	p.w.buf.Reset()
+	p.w.reset()
 	p.hpath = nil
 	if p.w.opts.WithFilename {
 		p.path = p.w.opts.FormatPath(path)
@@ -216,7 +216,7 @@ func (p *Standard) Finish(s *search.Searcher, f *search.Finish) error {
 			p.stats.SearchesWithMatch = 1
 		}
 		p.stats.BytesSearched = uint64(f.ByteCount)
-		p.stats.BytesPrinted = uint64(p.w.buf.Written())
+		p.stats.BytesPrinted = p.w.printed()
 	}
 	return nil
 }
@@ -457,7 +457,8 @@ func (p *Standard) writePrelude(absOffset int64, lineNo, lineDelta, column uint6
 		if lineNo > 0 {
 			line = lineNo + lineDelta
 		}
-		p.w.buf.Write(p.opts().Hyperlink.appendOpen(p.scratch[:0], p.hpath, line, column))
+		p.scratch = p.opts().Hyperlink.appendOpen(p.scratch[:0], p.hpath, line, column)
+		p.w.writeEsc(string(p.scratch))
 	}
 	if !p.opts().Heading && p.path != nil {
 		after := sep
@@ -476,7 +477,7 @@ func (p *Standard) writePrelude(absOffset int64, lineNo, lineDelta, column uint6
 		field(p.opts().Colors.Column, strconv.AppendInt(p.scratch[:0], absOffset, 10), sep)
 	}
 	if link {
-		p.w.writeString(hyperlinkClose)
+		p.w.writeEsc(hyperlinkClose)
 	}
 	p.w.write(pending)
 }
@@ -564,7 +565,7 @@ func (p *Standard) writeColoredMatches(b []byte, line Range, matches []Range, mi
 				continue
 			}
 			if inColor {
-				p.w.writeString(colorReset)
+				p.w.writeEsc(colorReset)
 				inColor = false
 			}
 			p.w.write(b[line.Start:line.End])
@@ -574,7 +575,7 @@ func (p *Standard) writeColoredMatches(b []byte, line Range, matches []Range, mi
 		if line.Start < m.Start {
 			upto := min(line.End, m.Start)
 			if inColor {
-				p.w.writeString(colorReset)
+				p.w.writeEsc(colorReset)
 				inColor = false
 			}
 			p.w.write(b[line.Start:upto])
@@ -582,7 +583,7 @@ func (p *Standard) writeColoredMatches(b []byte, line Range, matches []Range, mi
 		} else {
 			upto := min(line.End, m.End)
 			if !inColor && p.opts().Color && !spec.IsNone() {
-				p.w.writeString(spec.Start())
+				p.w.writeEsc(spec.Start())
 				inColor = true
 			}
 			p.w.write(b[line.Start:upto])
@@ -590,7 +591,7 @@ func (p *Standard) writeColoredMatches(b []byte, line Range, matches []Range, mi
 		}
 	}
 	if inColor {
-		p.w.writeString(colorReset)
+		p.w.writeEsc(colorReset)
 	}
 }
 

@@ -36,7 +36,7 @@ func (p *Summary) requiresPath() bool {
 
 // Reset prepares the printer for a search of path.
 func (p *Summary) Reset(path string) {
-	p.w.buf.Reset()
+	p.w.reset()
 	p.path, p.hpath = nil, nil
 	if p.w.opts.WithFilename || p.requiresPath() {
 		p.path = p.w.opts.FormatPath(path)
