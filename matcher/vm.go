@@ -98,6 +98,11 @@ func (c *compiler) emit(i inst) int32 {
 }
 
 func (c *compiler) patch(hs []hole, to int32) {
+	if c.err != nil {
+		// A failed emit left holes that point nowhere; the program is
+		// thrown away.
+		return
+	}
 	for _, h := range hs {
 		in := &c.p.insts[h.pc]
 		switch h.which {
@@ -210,17 +215,6 @@ func (c *compiler) star(sub *hir, greedy bool) frag {
 	}
 	c.p.insts[split].out1 = body.start
 	return frag{start: split, holes: []hole{{split, -1}}}
-}
-
-func (c *compiler) quest(sub *hir, greedy bool) frag {
-	split := c.emit(inst{op: opSplit})
-	body := c.real(c.compile(sub))
-	if greedy {
-		c.p.insts[split].out = body.start
-		return frag{start: split, holes: append(body.holes, hole{split, -2})}
-	}
-	c.p.insts[split].out1 = body.start
-	return frag{start: split, holes: append(body.holes, hole{split, -1})}
 }
 
 func (c *compiler) repeat(h *hir) frag {

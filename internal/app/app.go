@@ -31,8 +31,10 @@ import (
 	"github.com/evgrep/evgrep/walker/types"
 )
 
-// Version is evgrep's version string.
-const Version = "0.1.0"
+// Version is evgrep's version string. `make release` sets it to `git
+// describe --tags --always --dirty` with -ldflags -X (see version.go for
+// builds that do not).
+var Version = defaultVersion
 
 // RGVersion is the ripgrep release whose command line evgrep follows.
 const RGVersion = "15.2.0"
@@ -78,11 +80,11 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	env := cli.Env{StdoutTTY: isTTY(stdout), StdinReadable: isReadableStdin(stdin), Stdin: stdin}
 	cfg, err := cli.Load(args, env)
 	if err != nil {
-		fmt.Fprintln(stderr, strings.TrimRight(err.Error(), "\n"))
+		errorLine(stderr, strings.TrimRight(err.Error(), "\n"))
 		return exitError
 	}
 	for _, w := range cfg.Warnings {
-		fmt.Fprintln(stderr, w)
+		errorLine(stderr, w)
 	}
 	switch cfg.Command {
 	case cli.CmdHelp:
@@ -102,7 +104,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		}
 		return exitMatch
 	case cli.CmdPCRE2Version:
-		fmt.Fprintln(stderr, "PCRE2 is not available in this build of ripgrep.")
+		errorLine(stderr, "PCRE2 is not available in this build of ripgrep.")
 		return exitError
 	}
 	// As rg: a closed pipe on stdout (`evgrep … | head -1`) ends the
@@ -117,7 +119,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return exitMatch
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		errorLine(stderr, err)
 		return exitError
 	}
 	return code
@@ -154,8 +156,15 @@ func (r *run) message(format string, a ...any) {
 		return
 	}
 	r.outMu.Lock()
-	fmt.Fprintf(r.stderr, format+"\n", a...)
+	errorLine(r.stderr, fmt.Sprintf(format, a...))
 	r.outMu.Unlock()
+}
+
+// errorLine prints one message to stderr as rg 15 does: "rg: " first (on
+// the message's first line only), whatever the program's name, so that
+// tools reading rg's messages read ours.
+func errorLine(w io.Writer, msg any) {
+	fmt.Fprintf(w, "rg: %v\n", msg)
 }
 
 func (r *run) main() int {
@@ -164,7 +173,7 @@ func (r *run) main() int {
 	case cli.CmdTypeList:
 		b, err := types.FromChanges(cfg.Types)
 		if err != nil {
-			fmt.Fprintln(r.stderr, err)
+			errorLine(r.stderr, err)
 			return exitError
 		}
 		_, _ = types.WriteList(r.out, b.Definitions())
@@ -182,13 +191,13 @@ func (r *run) main() int {
 	if cfg.Command == cli.CmdSearch {
 		var err error
 		if m, err = matcher.Compile(cfg.Matcher); err != nil {
-			fmt.Fprintln(r.stderr, err)
+			errorLine(r.stderr, err)
 			return exitError
 		}
 	}
 	wopts, err := r.walkOptions()
 	if err != nil {
-		fmt.Fprintln(r.stderr, err)
+		errorLine(r.stderr, err)
 		return exitError
 	}
 	switch cfg.Command {
@@ -200,7 +209,7 @@ func (r *run) main() int {
 		err = r.search(wopts, m)
 	}
 	if err != nil {
-		fmt.Fprintln(r.stderr, err)
+		errorLine(r.stderr, err)
 		return exitError
 	}
 	if r.matched.Load() && (cfg.Quiet || !r.errored.Load()) {
@@ -240,7 +249,7 @@ func (r *run) walkOptions() (walker.Options, error) {
 	o.OnIgnoreError = func(err error) {
 		if !cfg.NoMessages && !cfg.NoIgnoreMessages {
 			r.outMu.Lock()
-			fmt.Fprintln(r.stderr, err)
+			errorLine(r.stderr, err)
 			r.outMu.Unlock()
 		}
 	}

@@ -170,6 +170,13 @@ func Load(argv []string, env Env) (*Config, error) {
 		return nil, err
 	}
 	c.Matcher = matcherOptions(a, patterns)
+	if v, ok := a.Value("regex-size-limit"); ok {
+		n, err := ParseHumanSize(v)
+		if err != nil {
+			return nil, err
+		}
+		c.Matcher.SizeLimit = int(min(n, math.MaxInt32))
+	}
 	c.Paths, c.UsingDefaultPath = defaultPaths(a, env, paths)
 	onlyStdin := len(c.Paths) == 1 && c.Paths[0] == "-"
 
@@ -206,6 +213,11 @@ func Load(argv []string, env Env) (*Config, error) {
 	wo, err := walkOptions(a)
 	if err != nil {
 		return nil, err
+	}
+	if oneNonDirectory(c.Paths) {
+		// rg 15 searches a single path that is not a folder without the
+		// parallel walk (its messages then take walkdir's wording).
+		wo.Threads = 1
 	}
 	c.Pipeline = pipeline.Options{
 		Walk:   wo,
@@ -484,7 +496,7 @@ func pathSeparator(a *Args) (byte, error) {
 	}
 	sep := Unescape(s)
 	if len(sep) > 1 {
-		//lint:ignore ST1005 rg's exact error text
+		//lint:ignore ST1005 rg's exact error text (capitalised, two sentences)
 		return 0, fmt.Errorf("A path separator must be exactly one byte, but the given separator is %d bytes: %s\nIn some shells on Windows '/' is automatically expanded. Use '//' instead.", len(sep), Escape(sep))
 	}
 	if len(sep) == 1 {
@@ -753,4 +765,14 @@ func typeChanges(a *Args) []types.Change {
 		out = append(out, types.Change{Kind: typeKinds[fv.Flag], Arg: fv.Value})
 	}
 	return out
+}
+
+// oneNonDirectory reports whether paths is one path that is not a folder
+// (a file, stdin, or a path that does not exist).
+func oneNonDirectory(paths []string) bool {
+	if len(paths) != 1 {
+		return false
+	}
+	st, err := os.Stat(paths[0])
+	return err != nil || !st.IsDir()
 }
