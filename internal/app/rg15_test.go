@@ -51,6 +51,8 @@ func rg15Tree(t *testing.T) string {
 		"s1":               "foo\nfoo bar\nbaz\nfoo\n",
 		"m1":               "foo bar\nbaz foo\nqux\nfoo\nend foo foo\n",
 		"empty":            "",
+		"noterm":           "ab",
+		"crlf.txt":         "x\r\nfoo\r\ny foo\r\n",
 		"bin/bin1":         "foo\nbar\x00baz\nfoo\n",
 		"bin/bin2":         "foo\n" + strings.Repeat("x", 70000) + "\nfoo\n\x00\nfoo\n",
 		"big/big.txt":      big.String(),
@@ -246,6 +248,18 @@ func rg15Cases(hostBin string) []rg15Case {
 		add("mode "+strings.Join(m, " "), append(append([]string{"--sort", "path"}, m...), "foo4", "h2", "t1")...)
 	}
 	add("type-list with a pattern", "--type-list", "foo")
+
+	// -r keeps each line's own terminator; an empty match at the end of a
+	// last line without one is not counted.
+	for _, a := range [][]string{
+		{"--crlf", "-r", "X", "x*"}, {"--crlf", "-r", "X", "foo"}, {"--crlf", "-r", "X", "o$"}, {"--crlf", "-r", "X", "--color=always", "foo"},
+		{"--crlf", "-r", "X", "-o", "foo"}, {"--crlf", "-r", "X", "--vimgrep", "o"}, {"--crlf", "-r", "X", "-M5", "--max-columns-preview", "foo"},
+		{"-r", "X", "-M8", "foo"}, {"--crlf", "-r", "X", "-v", "-C1", "foo"}, {"-r", "<$0>", "x*"}, {"-r", "X", "$"},
+		{"--count-matches", "x*"}, {"-o", "x*"}, {"--json", "x*"}, {"--json", "-r", "X", "x*"}, {"--stats", "x*"},
+		{"--null-data", "--count-matches", "x*"}, {"-c", "x*"},
+	} {
+		add("replace terminators "+strings.Join(a, " "), append(append([]string{"--sort", "path"}, a...), "a.txt", "crlf.txt", "noterm")...)
+	}
 
 	// Bytes printed leave out colour and hyperlink escapes.
 	for _, a := range [][]string{

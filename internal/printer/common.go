@@ -187,7 +187,18 @@ func findMatches(s *search.Searcher, m Matcher, buf []byte, start, end int, mult
 		return dst[:n]
 	}
 	hayEnd := max(start, trimTerm(s, buf[:end]))
-	return m.OccurrencesIn(buf, start, hayEnd, dst[:0])
+	dst = m.OccurrencesIn(buf, start, hayEnd, dst[:0])
+	if n := len(dst); n > 0 && pastLine(dst[n-1], start, hayEnd, end) {
+		dst = dst[:n-1]
+	}
+	return dst
+}
+
+// pastLine reports whether r (relative to start) is the empty match at the
+// end of a last line that has no terminator (hayEnd == end): rg counts only
+// matches that start before the end of the line with its terminator.
+func pastLine(r Range, start, hayEnd, end int) bool {
+	return hayEnd == end && r.Start == r.End && r.Start >= hayEnd-start
 }
 
 // multilineLookAhead is how far past a multiline match block the printers

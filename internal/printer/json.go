@@ -108,7 +108,11 @@ func (p *JSON) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 		p.writeLineHead("match", m.Bytes, m.LineNumber, m.AbsOffset)
 		var n uint64
 		p.u16 = utf16Cursor{b: m.Bytes}
+		end := m.Start + len(m.Bytes)
 		p.m.EachOccurrenceIn(m.Buffer, m.Start, hayEnd, func(r Range) bool {
+			if pastLine(r, m.Start, hayEnd, end) {
+				return true
+			}
 			if n > 0 {
 				p.w.buf.WriteByte(',')
 			}

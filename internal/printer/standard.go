@@ -141,7 +141,11 @@ func (p *Standard) onlyMatching(s *search.Searcher, m *search.Match) {
 	p.sunk = nil
 	hayEnd := max(m.Start, trimTerm(s, m.Buffer[:m.Start+len(m.Bytes)]))
 	var n uint64
+	end := m.Start + len(m.Bytes)
 	p.m.EachOccurrenceIn(m.Buffer, m.Start, hayEnd, func(r Range) bool {
+		if pastLine(r, m.Start, hayEnd, end) {
+			return true
+		}
 		n++
 		p.writePrelude(m.AbsOffset+int64(r.Start), m.LineNumber, 0, uint64(r.Start)+1, false)
 		b := m.Bytes[r.Start:r.End]
@@ -235,6 +239,16 @@ func (p *Standard) replace(s *search.Searcher, buf []byte, start, end int, multi
 	}
 	hay := buf[start:hayEnd]
 	p.repl, p.replRngs = p.m.Replace(p.repl[:0], hay, p.opts().Replacement, p.replRngs[:0])
+	if !s.Config().Multiline || !multi {
+		if n := len(p.replRngs); n > len(p.matches) && n > 0 && hayEnd == end && p.replRngs[n-1].End == len(p.repl) {
+			// The empty match at the end of a last line without a
+			// terminator is not one (pastLine): nothing replaces it.
+			p.repl, p.replRngs = p.repl[:p.replRngs[n-1].Start], p.replRngs[:n-1]
+		}
+		// rg 15 keeps the line's own terminator after the replaced text
+		// ("\n" stays "\n" with --crlf when printed without colour).
+		p.repl = append(p.repl, buf[hayEnd:end]...)
+	}
 	if s.Config().Multiline && multi {
 		k, blockLen := len(p.matches), end-start
 		if k <= len(p.replRngs) {
