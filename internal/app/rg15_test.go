@@ -261,6 +261,17 @@ func rg15Cases(hostBin string) []rg15Case {
 		add("replace terminators "+strings.Join(a, " "), append(append([]string{"--sort", "path"}, a...), "a.txt", "crlf.txt", "noterm")...)
 	}
 
+	// Counts with -m count the matching lines of the last after context;
+	// -o then -v decide what -c counts; -U with line anchors reads whole files.
+	for _, a := range [][]string{
+		{"-m1", "-A1", "-c", "o"}, {"-m1", "-A1", "--count-matches", "o"}, {"-m1", "-C1", "-c", "o"}, {"-m1", "-B1", "-c", "o"},
+		{"-m1", "-A3", "-c", "o"}, {"-m2", "-A1", "-c", "o"}, {"-m1", "-A1", "--stats", "-c", "o"}, {"-m1", "-A2", "-c", "-v", "none"},
+		{"-m1", "-A2", "-U", "-c", "o"}, {"-c", "-o", "-v", "(?i)foo"}, {"-v", "-o", "-c", "foo"},
+		{"-U", "--vimgrep", "^"}, {"-U", "-c", "^"}, {"-U", "--json", "^"}, {"-U", "-r", "X", "-b", "$"}, {"-U", "-C1", "^n"},
+	} {
+		add("counts "+strings.Join(a, " "), append(append([]string{"--sort", "path"}, a...), "a.txt", "m1")...)
+	}
+
 	// Bytes printed leave out colour and hyperlink escapes.
 	for _, a := range [][]string{
 		{"--color=always"}, {"--color=always", "-C1"}, {"--color=always", "--heading"}, {"--color=always", "-o"},

@@ -326,11 +326,14 @@ func defaultPaths(a *Args, env Env, paths []string) ([]string, bool) {
 
 // outputKind selects the printer and, for the summary printer, its kind.
 func outputKind(a *Args) (OutputKind, printer.SummaryKind) {
+	// -o makes -c count matches, and -v then makes it count lines again
+	// (rg 15 applies them in this order).
 	count, countMatches := a.Has("count"), a.Has("count-matches")
+	if count && a.Has("only-matching") {
+		count, countMatches = false, true
+	}
 	if countMatches && a.Has("invert-match") {
 		count, countMatches = true, false
-	} else if count && a.Has("only-matching") {
-		count, countMatches = false, true
 	}
 	switch {
 	case a.Has("quiet"):
