@@ -267,6 +267,8 @@ func rg15Cases(hostBin string) []rg15Case {
 		{"-m1", "-A1", "-c", "o"}, {"-m1", "-A1", "--count-matches", "o"}, {"-m1", "-C1", "-c", "o"}, {"-m1", "-B1", "-c", "o"},
 		{"-m1", "-A3", "-c", "o"}, {"-m2", "-A1", "-c", "o"}, {"-m1", "-A1", "--stats", "-c", "o"}, {"-m1", "-A2", "-c", "-v", "none"},
 		{"-m1", "-A2", "-U", "-c", "o"}, {"-c", "-o", "-v", "(?i)foo"}, {"-v", "-o", "-c", "foo"},
+		{"-m1", "-U", `foo\s`}, {"-m2", "-U", `foo\s`}, {"-m1", "-b", "-U", `foo\s`}, {"-m1", "-U", "--json", `foo\s`},
+		{"-m1", "-U", "--stats", `foo\s`}, {"-m1", "-U", "-B1", `foo\s`}, {"-m1", "-U", "--passthru", `foo\s`}, {"-m3", "-U", "-o", `foo\s`},
 		{"-U", "--vimgrep", "^"}, {"-U", "-c", "^"}, {"-U", "--json", "^"}, {"-U", "-r", "X", "-b", "$"}, {"-U", "-C1", "^n"},
 	} {
 		add("counts "+strings.Join(a, " "), append(append([]string{"--sort", "path"}, a...), "a.txt", "m1")...)

@@ -364,6 +364,7 @@ func searchConfig(a *Args, out OutputKind, lineNumbersByDefault bool) (search.Co
 		Multiline:      a.Has("multiline"),
 		BOMPeek:        encodingLabel(a) == "",
 		StopOnNonmatch: a.Has("stop-on-nonmatch"),
+		MaxMatches:     max(maxCount(a), 0),
 	}
 	if a.Has("null-data") {
 		sc.LineTerm = 0

@@ -28,6 +28,10 @@ type Config struct {
 	// Multiline makes slice searches find matches across lines.
 	Multiline bool
 	Binary    BinaryMode
+	// MaxMatches is -m for multiline searches (0: none): without after
+	// context, rg 15 stops taking matches into a block of adjacent lines
+	// once it has that many.
+	MaxMatches int64
 	// StopOnNonmatch ends a search at the first non-matching line after a
 	// matching one (rg 15's --stop-on-nonmatch; no effect with Invert).
 	StopOnNonmatch bool
@@ -504,7 +508,12 @@ func (c *core) multiline(data []byte) error {
 		return c.sinkMatched(data, ls, le)
 	}
 	keepGoing := true
+	taken := int64(0)
 	for _, m := range matches {
+		if c.s.cfg.MaxMatches > 0 && taken >= c.s.cfg.MaxMatches && c.s.cfg.After == 0 {
+			break
+		}
+		taken++
 		// The search has reached the end of each match it found (rg's
 		// MultiLine advances past it before reporting the block before).
 		c.pos = max(m.End, min(m.Start+1, len(data)))
