@@ -94,7 +94,7 @@ func TestUsageErrors(t *testing.T) {
 		"rg: ripgrep requires at least one pattern to execute a search":                             {},
 	}
 	for want, args := range messages {
-		if _, err := Load(args, Env{}); err == nil || err.Error() != want {
+		if _, err := Load(args, Env{}); err == nil || "rg: "+err.Error() != want {
 			t.Errorf("%q: got %v, want %s", args, err, want)
 		}
 	}

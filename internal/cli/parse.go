@@ -62,7 +62,7 @@ func (a *Args) InOrder(names ...string) []FlagValue {
 
 // usageErr is a command-line error in rg 15's one-line form.
 func usageErr(format string, a ...any) error {
-	return &UsageError{Msg: "rg: " + fmt.Sprintf(format, a...)}
+	return &UsageError{Msg: fmt.Sprintf(format, a...)}
 }
 
 // Parse splits argv (without the program name) as rg 15 does.
