@@ -84,7 +84,13 @@ func TestUsageErrors(t *testing.T) {
 	}
 	// The messages are rg 15.2's, word for word.
 	messages := map[string][]string{
-		"rg: unrecognized flag --nope":                                                              {"--nope", "x"},
+		"rg: unrecognized flag --nope": {"--nope", "x"},
+		// Values checked where the flag stands (texts recorded from rg 15.2).
+		"rg: error parsing flag -E: grep config error: unknown encoding: foo":         {"-E", "foo", "--colors", "bad", "x"},
+		"rg: error parsing flag --encoding: grep config error: unknown encoding: foo": {"--encoding=foo", "x"},
+		"rg: error parsing flag -E: value is not valid UTF-8":                         {"-E", "\xff", "x"},
+		"rg: error parsing flag --max-filesize: invalid size: invalid format for size '1Q', which should be a non-empty sequence of digits followed by an optional 'K', 'M' or 'G' suffix": {"--max-filesize", "1Q", "x"},
+		"rg: error parsing flag --colors: unrecognized color name 'nope'. Choose from: black, blue, green, red, cyan, magenta, yellow, white":                                              {"--colors", "path:fg:nope", "--colors", "bad", "x"},
 		"rg: unrecognized flag -Z":                                                                  {"-Z", "x"},
 		"rg: missing value for flag -A: missing argument for option '-A'":                           {"-A"},
 		"rg: missing value for flag --after-context: missing argument for option '--after-context'": {"--after-context"},

@@ -11,7 +11,13 @@
 // decides the meaning of most real rg command lines.
 package cli
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+
+	"github.com/evgrep/evgrep/internal/input"
+	"github.com/evgrep/evgrep/internal/printer"
+)
 
 // flagDef describes one rg flag.
 type flagDef struct {
@@ -24,6 +30,9 @@ type flagDef struct {
 	possible  []string // allowed values, when restricted
 	overrides []string
 	aliases   []string
+	// check, when set, validates the value where the flag stands, as rg
+	// 15 does: its error is reported as "error parsing flag F: ERR".
+	check func(string) error
 }
 
 // flagTable lists every flag of ripgrep 15.2 (including hidden negations) plus
@@ -41,7 +50,7 @@ var flagTable = []flagDef{
 	{long: "no-byte-offset", overrides: []string{"byte-offset"}},
 	{long: "case-sensitive", short: 's', overrides: []string{"ignore-case", "smart-case"}},
 	{long: "color", value: true, possible: []string{"never", "auto", "always", "ansi"}},
-	{long: "colors", value: true, multiple: true},
+	{long: "colors", value: true, multiple: true, check: checkColor},
 	{long: "column", overrides: []string{"no-column"}},
 	{long: "no-column", overrides: []string{"column"}},
 	{long: "context", short: 'C', value: true, number: true, overrides: []string{"passthru"}},
@@ -53,8 +62,8 @@ var flagTable = []flagDef{
 	{long: "no-crlf", overrides: []string{"crlf"}},
 	{long: "debug"},
 	{long: "trace", overrides: []string{"debug"}},
-	{long: "dfa-size-limit", value: true},
-	{long: "encoding", short: 'E', value: true},
+	{long: "dfa-size-limit", value: true, check: checkSize},
+	{long: "encoding", short: 'E', value: true, check: checkEncoding},
 	{long: "no-encoding", overrides: []string{"encoding"}},
 	{long: "engine", value: true, possible: []string{"default", "pcre2", "auto"}, overrides: []string{"pcre2", "no-pcre2", "auto-hybrid-regex", "no-auto-hybrid-regex"}},
 	{long: "field-context-separator", value: true},
@@ -99,7 +108,7 @@ var flagTable = []flagDef{
 	{long: "no-max-columns-preview", overrides: []string{"max-columns-preview"}},
 	{long: "max-count", short: 'm', value: true, number: true},
 	{long: "max-depth", short: 'd', value: true, number: true, aliases: []string{"maxdepth"}},
-	{long: "max-filesize", value: true},
+	{long: "max-filesize", value: true, check: checkSize},
 	{long: "mmap", overrides: []string{"no-mmap"}},
 	{long: "no-mmap", overrides: []string{"mmap"}},
 	{long: "multiline", short: 'U', overrides: []string{"no-multiline", "stop-on-nonmatch"}},
@@ -146,7 +155,7 @@ var flagTable = []flagDef{
 	{long: "pre-glob", value: true, multiple: true, hyphen: true},
 	{long: "pretty", short: 'p'},
 	{long: "quiet", short: 'q'},
-	{long: "regex-size-limit", value: true},
+	{long: "regex-size-limit", value: true, check: checkSize},
 	{long: "regexp", short: 'e', value: true, multiple: true, hyphen: true},
 	{long: "replace", short: 'r', value: true, hyphen: true},
 	{long: "search-zip", short: 'z', overrides: []string{"no-search-zip", "pre"}},
@@ -211,4 +220,26 @@ func init() {
 			byShort[d.short] = d
 		}
 	}
+}
+
+// checkEncoding validates an -E label ("auto" and "none" are not labels).
+func checkEncoding(v string) error {
+	if v == "auto" || v == "none" {
+		return nil
+	}
+	return input.ValidateEncoding(v)
+}
+
+// checkSize validates a size (--max-filesize, the regex size limits).
+func checkSize(v string) error {
+	if _, err := ParseHumanSize(v); err != nil {
+		return fmt.Errorf("invalid size: invalid format for size '%s', which should be a non-empty sequence of digits followed by an optional 'K', 'M' or 'G' suffix", v)
+	}
+	return nil
+}
+
+// checkColor validates one --colors spec.
+func checkColor(v string) error {
+	_, err := printer.ParseColors([]string{v})
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // UsageError is a command-line error, in rg 15's one-line form: printed to
@@ -87,6 +88,14 @@ func Parse(argv []string) (*Args, error) {
 		if d.number && hasVal {
 			if _, err := strconv.ParseUint(val, 10, 64); err != nil {
 				return usageErr("error parsing flag %s: value is not a valid number: invalid digit found in string", as)
+			}
+		}
+		if d.check != nil && hasVal {
+			if !utf8.ValidString(val) {
+				return usageErr("error parsing flag %s: value is not valid UTF-8", as)
+			}
+			if err := d.check(val); err != nil {
+				return usageErr("error parsing flag %s: %v", as, err)
 			}
 		}
 		if len(d.possible) > 0 && hasVal && !slices.Contains(d.possible, val) {
