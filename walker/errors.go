@@ -2,11 +2,11 @@ package walker
 
 import (
 	"errors"
-	"io/fs"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
+
+	"github.com/evgrep/evgrep/internal/oserr"
 )
 
 // PathError is a problem with one path met during a walk: a root that does
@@ -28,9 +28,9 @@ type PathError struct {
 // Error returns ripgrep's message.
 func (e *PathError) Error() string {
 	if e.Walkdir {
-		return e.Path + ": IO error for operation on " + e.Path + ": " + OSErrorText(e.Err)
+		return e.Path + ": IO error for operation on " + e.Path + ": " + oserr.Text(e.Err)
 	}
-	return e.Path + ": " + OSErrorText(e.Err)
+	return e.Path + ": " + oserr.Text(e.Err)
 }
 
 // Unwrap returns the underlying error.
@@ -66,7 +66,7 @@ type IgnoreFileError struct {
 func (e *IgnoreFileError) Error() string {
 	var errno syscall.Errno
 	if errors.As(e.Err, &errno) {
-		return e.Path + ": " + OSErrorText(e.Err)
+		return e.Path + ": " + oserr.Text(e.Err)
 	}
 	return e.Path + ": " + e.Err.Error()
 }
@@ -80,38 +80,6 @@ type errNotUTF8Line struct{ line int }
 
 func (e *errNotUTF8Line) Error() string {
 	return "line " + strconv.Itoa(e.line) + ": stream did not contain valid UTF-8"
-}
-
-// errnoText holds the glibc strerror texts that differ from Go's error
-// strings by more than the capital first letter.
-var errnoText = map[syscall.Errno]string{
-	syscall.ESTALE: "Stale file handle",
-	133:            "Memory page has hardware error", // EHWPOISON, absent from Go's table
-}
-
-// OSErrorText returns the text Rust's std::io::Error displays for err, as
-// ripgrep prints it: for an operating system error the C library's message
-// followed by " (os error N)", e.g. "Permission denied (os error 13)".
-// Other errors are returned as their Error text.
-func OSErrorText(err error) string {
-	var errno syscall.Errno
-	if !errors.As(err, &errno) {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return pe.Err.Error()
-		}
-		return err.Error()
-	}
-	text, ok := errnoText[errno]
-	if !ok {
-		text = errno.Error()
-		if strings.HasPrefix(text, "errno ") {
-			text = "Unknown error " + strconv.Itoa(int(errno)) // glibc's wording
-		} else if text != "" && text[0] >= 'a' && text[0] <= 'z' {
-			text = string(text[0]-'a'+'A') + text[1:]
-		}
-	}
-	return text + " (os error " + strconv.Itoa(int(errno)) + ")"
 }
 
 // pathErr wraps err for path in a *PathError.

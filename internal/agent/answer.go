@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/evgrep/evgrep/internal/input"
+	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/revisions"
 	"github.com/evgrep/evgrep/snapshot"
 )
@@ -272,7 +274,7 @@ func fitsOnePage(snap *snapshot.Snapshot, req *Request) bool {
 			size += len(formatLine(l, snapshot.MaxExcerptChars)) + (2*req.context()+1)*100*min(req.context(), 1)
 		}
 	}
-	return size <= responseBudget-1600
+	return size <= responseBudget-everythingReserve
 }
 
 func withLimit(req *Request, n int) *Request {
@@ -414,7 +416,7 @@ func renderSummary(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, of
 		for _, win := range sampleWindowsOf(lines) {
 			for _, l := range win {
 				row := formatLine(l, sampleTextChars)
-				if b.Len()+len(row)+400 > summaryTextBudget {
+				if b.Len()+len(row)+summaryRowReserve > summaryTextBudget {
 					break
 				}
 				b.WriteString(row)
@@ -526,7 +528,7 @@ func writeContext(b *strings.Builder, d *Details, snap *snapshot.Snapshot, cache
 		if err != nil || st != revisions.Same {
 			src.changed = true
 		} else {
-			src.lines = bytes.SplitAfter(data, []byte("\n"))
+			src.lines = bytes.SplitAfter(pipeline.Decode(l.Path, data, input.Options{}), []byte("\n"))
 		}
 	}
 	if src.changed {

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -9,7 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/evgrep/evgrep/internal/input"
+	"github.com/evgrep/evgrep/internal/oserr"
+	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/internal/search"
 	"github.com/evgrep/evgrep/matcher"
 	"github.com/evgrep/evgrep/revisions"
@@ -24,13 +24,13 @@ type searchResult struct {
 	problems []string // per-path errors (unreadable files, …), bounded
 }
 
-// maxProblems bounds the per-path errors kept for an answer.
-const maxProblems = 5
-
 // runSearch searches root (or its sub-paths) for the request's pattern and
-// builds the snapshot. Paths in the snapshot are relative to root.
+// builds the snapshot. Paths in the snapshot are relative to root. The
+// files are read by the same pipeline as rg's form (byte-order marks and
+// all), with rg's --crlf line handling: `$` matches before "\r\n" and the
+// recorded lines have no "\r".
 func runSearch(r *Request, root string, subPaths []string) (*searchResult, error) {
-	mo := matcher.Options{Patterns: []string{r.Pattern}, Fixed: r.Literal, LineTerminator: '\n'}
+	mo := matcher.Options{Patterns: []string{r.Pattern}, Fixed: r.Literal, CRLF: true, LineTerminator: '\n'}
 	if r.IgnoreCase {
 		mo.Case = matcher.Insensitive
 	}
@@ -38,7 +38,20 @@ func runSearch(r *Request, root string, subPaths []string) (*searchResult, error
 	if err != nil {
 		return nil, &Error{Code: CodePattern, Msg: err.Error()}
 	}
-	wo := walker.DefaultOptions()
+	roots := []string{root}
+	if len(subPaths) > 0 {
+		roots = roots[:0]
+		for _, p := range subPaths {
+			roots = append(roots, filepath.Join(root, p))
+		}
+	}
+	opts := &pipeline.Options{
+		Walk:   walker.DefaultOptions(),
+		Search: search.Config{LineTerm: '\n', CRLF: true, LineNumbers: true, BOMPeek: true},
+		Binary: pipeline.Binary{Implicit: search.BinaryQuit, Explicit: search.BinaryQuit},
+		Mmap:   pipeline.MmapChoice(roots, false, false),
+	}
+	wo := &opts.Walk
 	wo.Threads = runtime.NumCPU()
 	wo.Hidden = r.hidden()
 	wo.SkipGitDir = true
@@ -47,11 +60,6 @@ func runSearch(r *Request, root string, subPaths []string) (*searchResult, error
 	}
 	for _, g := range r.Exclude {
 		wo.Globs = append(wo.Globs, ignore.OverrideGlob{Pattern: "!" + strings.TrimPrefix(g, "!")})
-	}
-	if len(wo.Globs) > 0 {
-		if _, err := ignore.NewOverride(root, wo.Globs); err != nil {
-			return nil, invalid("%v", err)
-		}
 	}
 	var mu sync.Mutex
 	res := &searchResult{}
@@ -64,67 +72,71 @@ func runSearch(r *Request, root string, subPaths []string) (*searchResult, error
 	}
 	wo.OnError = func(err error) { note(err.Error()) }
 
-	roots := []string{root}
-	if len(subPaths) > 0 {
-		roots = roots[:0]
-		for _, p := range subPaths {
-			roots = append(roots, filepath.Join(root, p))
-		}
-	}
 	b := snapshot.NewBuilder()
-	cfg := search.Config{LineTerm: '\n', Binary: search.BinaryQuit, LineNumbers: true, BOMPeek: true}
-	pool := sync.Pool{New: func() any {
-		c := &collector{b: b, m: m}
-		c.s = search.New(cfg, m)
-		return c
-	}}
-	walker.Walk(roots, wo, func(e walker.Entry) bool {
-		if e.Stdin {
-			return true
-		}
-		if forbidden(e.Path) {
-			return true
-		}
-		rel, err := filepath.Rel(root, e.Path)
-		if err != nil {
-			rel = e.Path
-		}
-		c := pool.Get().(*collector)
-		defer pool.Put(c)
-		if err := c.searchFile(e.Path, filepath.ToSlash(rel)); err != nil {
-			note(rel + ": " + err.Error())
-		}
-		return true
+	err = pipeline.Run(roots, opts, m, func() pipeline.Sink {
+		return &collector{b: b, m: m, root: root, note: note}
 	})
+	if err != nil {
+		return nil, invalid("%v", err)
+	}
 	res.snap = b.Build(snapshot.Meta{Root: root, Options: r.searchOptions(), Created: time.Now()})
 	return res, nil
 }
 
-// collector is a search.Sink that records match lines into the builder.
+// collector is a pipeline.Sink that records match lines into the builder,
+// and the agent's open hook: it applies the path policy and records each
+// file's revision with a revisions.Tracker.
 type collector struct {
 	b      *snapshot.Builder
 	m      *matcher.Matcher
-	s      *search.Searcher
-	path   string
+	root   string
+	note   func(string)
+	path   string // the current file, relative to root
+	tr     *revisions.Tracker
 	ranges []matcher.Range
 	utf16  []matcher.Range
 	sr     []snapshot.Range
 }
 
-func (c *collector) searchFile(abs, rel string) error {
-	f, err := os.Open(abs)
-	if err != nil {
-		return errors.New(input.OSErrorText(err))
+// Begin implements pipeline.Sink: stdin and forbidden paths are passed over.
+func (c *collector) Begin(e walker.Entry) (bool, bool) {
+	if e.Stdin || forbidden(e.Path) {
+		return false, true
 	}
-	defer f.Close()
+	rel, err := filepath.Rel(c.root, e.Path)
+	if err != nil {
+		rel = e.Path
+	}
+	c.path = filepath.ToSlash(rel)
+	c.tr = nil
+	return true, true
+}
+
+// Open implements pipeline.Opener.
+func (c *collector) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
+	f, err := os.Open(e.Path)
+	if err != nil {
+		return nil, nil, oserr.Wrap(err)
+	}
 	tr, err := revisions.NewTracker(f)
 	if err != nil {
-		return errors.New(input.OSErrorText(err))
+		f.Close()
+		return nil, nil, oserr.Wrap(err)
 	}
-	c.path = rel
-	err = c.s.SearchReader(tr.Reader(f), c)
-	c.b.AddFile(rel, tr.Finish())
-	return err
+	c.tr = tr
+	return f, tr, nil
+}
+
+// End implements pipeline.Sink.
+func (c *collector) End(e walker.Entry, err error) bool {
+	if c.tr != nil {
+		c.b.AddFile(c.path, c.tr.Finish())
+		c.tr = nil
+	}
+	if err != nil {
+		c.note(c.path + ": " + err.Error())
+	}
+	return true
 }
 
 // Matched implements search.Sink.
@@ -133,6 +145,9 @@ func (c *collector) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	end := len(line)
 	if end > 0 && line[end-1] == '\n' {
 		end--
+		if end > 0 && line[end-1] == '\r' {
+			end--
+		}
 	}
 	c.ranges = c.m.OccurrencesIn(m.Buffer, m.Start, m.Start+end, c.ranges[:0])
 	c.utf16 = matcher.UTF16Columns(line[:end], c.ranges, c.utf16[:0])

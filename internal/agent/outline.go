@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/snapshot"
 	"github.com/evgrep/evgrep/syntax"
 	"github.com/evgrep/evgrep/walker"
@@ -160,11 +161,12 @@ func JSONOutlines(outlines []FileOutline) []map[string]any {
 }
 
 // ListFiles walks roots with rg's discovery rules and returns the files
-// (paths relative to root when under it).
-func ListFiles(root string, roots []string, opts walker.Options) []string {
+// (paths relative to root when under it), or the walk's error (a glob that
+// does not compile).
+func ListFiles(root string, roots []string, opts walker.Options) ([]string, error) {
 	var mu sync.Mutex
 	var files []string
-	walker.Walk(roots, opts, func(e walker.Entry) bool {
+	err := pipeline.Files(roots, opts, func(e walker.Entry) bool {
 		if e.Stdin || forbidden(e.Path) {
 			return true
 		}
@@ -178,7 +180,7 @@ func ListFiles(root string, roots []string, opts walker.Options) []string {
 		return true
 	})
 	sort.Strings(files)
-	return files
+	return files, err
 }
 
 // outline answers mode outline: files under path/paths, bounded.
@@ -197,7 +199,10 @@ func outline(req *Request, env Env, root string) (*Answer, error) {
 	wo := walker.DefaultOptions()
 	wo.Hidden = req.hidden()
 	wo.SkipGitDir = true
-	files := ListFiles(root, roots, wo)
+	files, err := ListFiles(root, roots, wo)
+	if err != nil {
+		return nil, invalid("%v", err)
+	}
 	outlines := OutlineFiles(root, files)
 	a := &Answer{}
 	d := &a.Details

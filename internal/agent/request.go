@@ -55,14 +55,6 @@ func (s *StringList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Request bounds.
-const (
-	maxContext      = 20
-	defaultLimit    = 20
-	maxLimit        = 100
-	maxInspectBatch = 5
-)
-
 // Modes.
 const (
 	ModeAuto    = "auto"

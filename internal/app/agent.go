@@ -59,8 +59,13 @@ func (r *run) mcp() int {
 // walk yields (rg's rules), as text or, with --json, one JSON object per file.
 func (r *run) outline(wopts walker.Options) int {
 	cwd, _ := os.Getwd()
+	list, err := agent.ListFiles(cwd, r.cfg.Paths, wopts)
+	if err != nil {
+		fmt.Fprintln(r.stderr, err)
+		return exitError
+	}
 	var files []string
-	for _, p := range agent.ListFiles(cwd, r.cfg.Paths, wopts) {
+	for _, p := range list {
 		files = append(files, strings.TrimPrefix(p, "./"))
 	}
 	outlines := agent.OutlineFiles(cwd, files)

@@ -1,6 +1,8 @@
-// Package app is the glue between the command line and the engine packages:
-// it parses rg-compatible flags, runs the search pipeline (walker → readers
-// → matcher → printers) and maps errors to rg's exit codes.
+// Package app is the process around evgrep: it loads the configuration
+// (internal/cli), compiles the pattern, runs internal/pipeline with the rg
+// printers as its sinks and emits their output, dispatches --files,
+// --type-list, --outline, --agent and --mcp, and owns the process concerns
+// (GC target, profiling, SIGPIPE, buffered stdout, rg's exit codes).
 package app
 
 import (
@@ -21,11 +23,11 @@ import (
 	"time"
 
 	"github.com/evgrep/evgrep/internal/cli"
-	"github.com/evgrep/evgrep/internal/input"
+	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/internal/printer"
 	"github.com/evgrep/evgrep/internal/search"
+	"github.com/evgrep/evgrep/matcher"
 	"github.com/evgrep/evgrep/walker"
-	"github.com/evgrep/evgrep/walker/ignore"
 	"github.com/evgrep/evgrep/walker/types"
 )
 
@@ -41,9 +43,6 @@ func versionText(argv0 string) string {
 	}
 	return "evgrep " + Version + " (ripgrep 13.0.0 compatible)\n"
 }
-
-// gcPercent is the GC target used unless GOGC is set.
-const gcPercent = 50
 
 // Exit codes, as rg.
 const (
@@ -97,7 +96,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	// search quietly with status 0 instead of killing the process.
 	signal.Ignore(syscall.SIGPIPE)
 	r := &run{cfg: cfg, stdin: stdin, stderr: stderr, rawOut: stdout, start: time.Now()}
-	bw := bufio.NewWriterSize(stdout, 64*1024)
+	bw := bufio.NewWriterSize(stdout, stdoutBufferSize)
 	r.out = bw
 	code := r.main()
 	err = bw.Flush()
@@ -150,7 +149,7 @@ func (r *run) main() int {
 	cfg := r.cfg
 	switch cfg.Command {
 	case cli.CmdTypeList:
-		b, err := r.typesBuilder()
+		b, err := types.FromFlags(cfg.Types)
 		if err != nil {
 			fmt.Fprintln(r.stderr, err)
 			return exitError
@@ -161,37 +160,35 @@ func (r *run) main() int {
 		return r.agent()
 	case cli.CmdMCP:
 		return r.mcp()
+	case cli.CmdSearchNever:
+		// rg searches nothing when no pattern can match (an empty -f file
+		// or -m0).
+		return exitNoMatch
 	}
-	if cfg.Command == cli.CmdOutline {
-		wopts, err := r.walkerOptions()
-		if err != nil {
+	var m *matcher.Matcher
+	if cfg.Command == cli.CmdSearch {
+		var err error
+		if m, err = matcher.Compile(cfg.Matcher); err != nil {
 			fmt.Fprintln(r.stderr, err)
 			return exitError
 		}
-		return r.outline(wopts)
 	}
-
-	wopts, err := r.walkerOptions()
+	wopts, err := r.walkOptions()
 	if err != nil {
 		fmt.Fprintln(r.stderr, err)
 		return exitError
 	}
 	switch cfg.Command {
+	case cli.CmdOutline:
+		return r.outline(wopts)
 	case cli.CmdFiles:
-		r.files(wopts)
-	case cli.CmdSearchNever:
-		// rg searches nothing when no pattern can match (an empty -f file
-		// or -m0).
+		err = r.files(wopts)
 	default:
-		eng, err := newEngine(cfg)
-		if err != nil {
-			fmt.Fprintln(r.stderr, err)
-			return exitError
-		}
-		if err := r.search(wopts, eng); err != nil {
-			fmt.Fprintln(r.stderr, err)
-			return exitError
-		}
+		err = r.search(wopts, m)
+	}
+	if err != nil {
+		fmt.Fprintln(r.stderr, err)
+		return exitError
 	}
 	if r.matched.Load() && (cfg.Quiet || !r.errored.Load()) {
 		return exitMatch
@@ -202,36 +199,13 @@ func (r *run) main() int {
 	return exitNoMatch
 }
 
-func (r *run) typesBuilder() (*types.Builder, error) {
+// walkOptions completes the walk's options with what only the process
+// knows: the compiled file types, the file stdout is redirected to, and
+// where problems are reported.
+func (r *run) walkOptions() (walker.Options, error) {
 	cfg := r.cfg
-	return types.FromFlags(types.Flags{Clear: cfg.TypeClear, Add: cfg.TypeAdd, Select: cfg.TypeSelect, Negate: cfg.TypeNegate})
-}
-
-func (r *run) walkerOptions() (walker.Options, error) {
-	cfg := r.cfg
-	o := walker.DefaultOptions()
-	o.Threads = cfg.Threads
-	o.Hidden = cfg.Hidden
-	o.NoIgnore = cfg.NoIgnore
-	o.NoIgnoreDot = cfg.NoIgnoreDot
-	o.NoIgnoreVCS = cfg.NoIgnoreVCS
-	o.NoIgnoreParent = cfg.NoIgnoreParent
-	o.NoIgnoreExclude = cfg.NoIgnoreExclude
-	o.NoIgnoreGlobal = cfg.NoIgnoreGlobal
-	o.NoIgnoreFiles = cfg.NoIgnoreFiles
-	o.RequireGit = !cfg.NoRequireGit
-	o.IgnoreFiles = cfg.IgnoreFiles
-	o.IgnoreCaseInsensitive = cfg.IgnoreFileCaseInsensitive
-	for _, g := range cfg.Globs {
-		o.Globs = append(o.Globs, ignore.OverrideGlob{Pattern: g.Pattern, CaseInsensitive: g.CaseInsensitive})
-	}
-	if len(o.Globs) > 0 {
-		cwd, _ := os.Getwd()
-		if _, err := ignore.NewOverride(cwd, o.Globs); err != nil {
-			return o, err
-		}
-	}
-	b, err := r.typesBuilder()
+	o := cfg.Pipeline.Walk
+	b, err := types.FromFlags(cfg.Types)
 	if err != nil {
 		return o, err
 	}
@@ -242,21 +216,6 @@ func (r *run) walkerOptions() (walker.Options, error) {
 	if !tm.Empty() {
 		o.Types = tm
 	}
-	o.Follow = cfg.Follow
-	o.MaxDepth = cfg.MaxDepth
-	o.MaxFilesize = cfg.MaxFilesize
-	o.OneFileSystem = cfg.OneFileSystem
-	switch cfg.Sort {
-	case "path":
-		o.Sort = walker.SortPath
-	case "modified":
-		o.Sort = walker.SortModified
-	case "accessed":
-		o.Sort = walker.SortAccessed
-	case "created":
-		o.Sort = walker.SortCreated
-	}
-	o.SortReverse = cfg.SortReverse
 	if cfg.Command != cli.CmdFiles {
 		if id, ok := walker.FileIDOf(os.Stdout); ok {
 			if st, err := os.Stdout.Stat(); err == nil && st.Mode().IsRegular() {
@@ -276,10 +235,10 @@ func (r *run) walkerOptions() (walker.Options, error) {
 }
 
 // files implements --files.
-func (r *run) files(wopts walker.Options) {
+func (r *run) files(wopts walker.Options) error {
 	cfg := r.cfg
-	popts := r.printerOptions()
-	walker.Walk(cfg.Paths, wopts, func(e walker.Entry) bool {
+	popts := &cfg.Printer
+	return pipeline.Files(cfg.Paths, wopts, func(e walker.Entry) bool {
 		if r.quit.Load() {
 			return false
 		}
@@ -292,7 +251,7 @@ func (r *run) files(wopts walker.Options) {
 		} else {
 			b = append(b, p...)
 		}
-		if cfg.NullPaths {
+		if popts.NullPath {
 			b = append(b, 0)
 		} else {
 			b = append(b, '\n')
@@ -331,8 +290,8 @@ func (r *run) emit(b []byte, separated bool) {
 	}
 	if separated && r.cfg.FileSeparatorOn && r.anyPrinted {
 		r.out.Write(r.cfg.FileSeparator)
-		if r.cfg.Threads == 1 {
-			r.out.Write(lineTerm(r.cfg))
+		if r.cfg.Pipeline.Walk.Threads == 1 {
+			r.out.Write(r.cfg.Printer.LineTerm)
 		} else {
 			r.out.WriteByte('\n')
 		}
@@ -344,62 +303,6 @@ func (r *run) emit(b []byte, separated bool) {
 	r.anyPrinted = true
 }
 
-func lineTerm(cfg *cli.Config) []byte {
-	switch {
-	case cfg.NullData:
-		return []byte{0}
-	case cfg.CRLF:
-		return []byte("\r\n")
-	}
-	return []byte("\n")
-}
-
-func (r *run) printerOptions() *printer.Options {
-	cfg := r.cfg
-	colors, err := printer.ParseColors(cfg.Colors)
-	if err != nil {
-		colors = printer.DefaultColors()
-	}
-	o := &printer.Options{
-		Color:             cfg.Color,
-		Colors:            colors,
-		Heading:           cfg.Heading,
-		WithFilename:      cfg.WithFilename,
-		OnlyMatching:      cfg.OnlyMatching,
-		PerMatch:          cfg.Vimgrep,
-		Column:            cfg.Column,
-		ByteOffset:        cfg.ByteOffset,
-		Trim:              cfg.Trim,
-		Replacement:       cfg.Replace,
-		HasReplacement:    cfg.HasReplace,
-		MaxColumns:        cfg.MaxColumns,
-		MaxColumnsPreview: cfg.MaxColumnsPreview,
-		MaxCount:          cfg.MaxCount,
-		FieldMatchSep:     cfg.FieldMatchSep,
-		FieldContextSep:   cfg.FieldContextSep,
-		ContextSeparator:  cfg.ContextSeparator,
-		PathSeparator:     cfg.PathSeparator,
-		NullPath:          cfg.NullPaths,
-		Stats:             cfg.Stats,
-		LineTerm:          lineTerm(cfg),
-		IncludeZero:       cfg.IncludeZero,
-		UTF16Columns:      cfg.UTF16Columns,
-	}
-	switch cfg.Summary {
-	case cli.SummaryCount:
-		o.SummaryKind = printer.SummaryCount
-	case cli.SummaryCountMatches:
-		o.SummaryKind = printer.SummaryCountMatches
-	case cli.SummaryPathWithMatch:
-		o.SummaryKind = printer.SummaryPathWithMatch
-	case cli.SummaryPathWithoutMatch:
-		o.SummaryKind = printer.SummaryPathWithoutMatch
-	case cli.SummaryQuiet:
-		o.SummaryKind = printer.SummaryQuiet
-	}
-	return o
-}
-
 // filePrinter is the common face of the three printers.
 type filePrinter interface {
 	search.Sink
@@ -409,204 +312,96 @@ type filePrinter interface {
 	MatchCount() int64
 }
 
-// worker owns the per-goroutine state of a search.
-type worker struct {
-	implicit, explicit *search.Searcher
-	p                  filePrinter
+// printSink is a search worker's printer and its per-file bookkeeping.
+type printSink struct {
+	filePrinter
+	r        *run
+	searched *atomic.Bool
 }
 
-func (r *run) search(wopts walker.Options, eng *engine) error {
-	cfg := r.cfg
-	if _, err := printer.ParseColors(cfg.Colors); err != nil {
-		return err
+// Begin implements pipeline.Sink.
+func (p *printSink) Begin(e walker.Entry) (bool, bool) {
+	p.searched.Store(true)
+	r := p.r
+	if r.quit.Load() {
+		return false, false
 	}
-	popts := r.printerOptions()
-	multiline := cfg.Multiline && eng.canMatchTerm
-	base := search.Config{
-		LineTerm:    '\n',
-		CRLF:        cfg.CRLF,
-		Invert:      cfg.Invert,
-		Before:      cfg.BeforeContext,
-		After:       cfg.AfterContext,
-		Passthru:    cfg.Passthru,
-		LineNumbers: cfg.LineNumber,
-		Multiline:   multiline,
-		BOMPeek:     cfg.Encoding == "",
+	if r.quitSearch.Load() {
+		// -q found a match: search no more, but let the walk report
+		// the remaining paths' errors as rg does.
+		return false, true
 	}
-	if cfg.NullData {
-		base.LineTerm = 0
+	p.Reset(r.displayPath(e))
+	return true, true
+}
+
+// End implements pipeline.Sink.
+func (p *printSink) End(e walker.Entry, err error) bool {
+	r, cfg := p.r, p.r.cfg
+	if err != nil {
+		r.message("%s: %s", r.displayPath(e), err)
+		return !r.quit.Load()
 	}
-	mode := func(m cli.BinaryMode) search.BinaryMode {
-		switch m {
-		case cli.BinaryQuit:
-			return search.BinaryQuit
-		case cli.BinaryConvert:
-			return search.BinaryConvert
+	hasMatch := p.MatchCount() > 0
+	if cfg.Output == cli.OutputSummary && cfg.Printer.SummaryKind == printer.SummaryPathWithoutMatch {
+		// rg 13 reports success when it printed a path.
+		hasMatch = !hasMatch
+	}
+	if hasMatch {
+		r.matched.Store(true)
+		if cfg.Quiet && !cfg.Printer.Stats {
+			r.quitSearch.Store(true)
 		}
-		return search.BinaryNone
 	}
-	pool := sync.Pool{New: func() any {
-		ic, ec := base, base
-		ic.Binary = mode(cfg.BinaryImplicit)
-		ec.Binary = mode(cfg.BinaryExplicit)
-		w := &worker{implicit: search.New(ic, eng), explicit: search.New(ec, eng)}
+	if cfg.Printer.Stats {
+		r.statsMu.Lock()
+		r.stats.Add(p.Stats())
+		r.statsMu.Unlock()
+	}
+	r.emit(p.Bytes(), cfg.Output == cli.OutputStandard)
+	return !r.quit.Load()
+}
+
+func (r *run) search(wopts walker.Options, m *matcher.Matcher) error {
+	cfg := r.cfg
+	if cfg.ColorError != nil {
+		return cfg.ColorError
+	}
+	popts := &cfg.Printer
+	opts := cfg.Pipeline
+	opts.Walk = wopts
+	opts.Search.Multiline = opts.Search.Multiline && m.MatchesMayCross()
+	opts.Stdin = r.stdin
+	var searched atomic.Bool
+	err := pipeline.Run(cfg.Paths, &opts, m, func() pipeline.Sink {
+		ps := &printSink{r: r, searched: &searched}
 		switch cfg.Output {
 		case cli.OutputJSON:
-			w.p = printer.NewJSON(popts, eng)
+			ps.filePrinter = printer.NewJSON(popts, m)
 		case cli.OutputSummary:
-			w.p = printer.NewSummary(popts, eng)
+			ps.filePrinter = printer.NewSummary(popts, m)
 		default:
-			w.p = printer.NewStandard(popts, eng)
+			ps.filePrinter = printer.NewStandard(popts, m)
 		}
-		return w
-	}}
-	useMmap := r.mmapChoice()
-	iopts := input.Options{SearchZip: cfg.SearchZip, Encoding: cfg.Encoding}
-	var searched atomic.Bool
-	walker.Walk(cfg.Paths, wopts, func(e walker.Entry) bool {
-		searched.Store(true)
-		if r.quit.Load() {
-			return false
-		}
-		if r.quitSearch.Load() {
-			// -q found a match: search no more, but let the walk report
-			// the remaining paths' errors as rg does.
-			return true
-		}
-		w := pool.Get().(*worker)
-		defer pool.Put(w)
-		s := w.implicit
-		if e.Explicit || e.Stdin {
-			s = w.explicit
-		}
-		w.p.Reset(r.displayPath(e))
-		if err := r.searchOne(s, w.p, e, useMmap, multiline, iopts); err != nil {
-			r.message("%s: %s", r.displayPath(e), err)
-			return !r.quit.Load()
-		}
-		hasMatch := w.p.MatchCount() > 0
-		if cfg.Summary == cli.SummaryPathWithoutMatch {
-			// rg 13 reports success when it printed a path.
-			hasMatch = !hasMatch
-		}
-		if hasMatch {
-			r.matched.Store(true)
-			if cfg.Quiet && !cfg.Stats {
-				r.quitSearch.Store(true)
-			}
-		}
-		if cfg.Stats {
-			r.statsMu.Lock()
-			r.stats.Add(w.p.Stats())
-			r.statsMu.Unlock()
-		}
-		r.emit(w.p.Bytes(), cfg.Output == cli.OutputStandard)
-		return !r.quit.Load()
+		return ps
 	})
+	if err != nil {
+		return err
+	}
 	if cfg.UsingDefaultPath && !searched.Load() {
 		r.message("No files were searched, which means ripgrep probably applied a filter you didn't expect.\nRunning with --debug will show why files are being skipped.")
 	}
-	if cfg.Stats {
+	if cfg.Printer.Stats {
 		r.outMu.Lock()
 		defer r.outMu.Unlock()
 		if cfg.Output == cli.OutputJSON || cfg.Args.Has("json") {
 			return printer.WriteJSONSummary(r.out, &r.stats, time.Since(r.start))
 		}
-		if cfg.Summary != cli.SummaryPathWithMatch && cfg.Summary != cli.SummaryPathWithoutMatch {
+		if k := cfg.Printer.SummaryKind; cfg.Output != cli.OutputSummary || (k != printer.SummaryPathWithMatch && k != printer.SummaryPathWithoutMatch) {
 			return printer.WriteStats(r.out, &r.stats, time.Since(r.start))
 		}
 	}
 	return nil
-}
-
-// mmapChoice is rg's rule: --mmap, or at most 10 paths that are all files.
-func (r *run) mmapChoice() bool {
-	cfg := r.cfg
-	if cfg.Args.Has("no-mmap") {
-		return false
-	}
-	if cfg.Mmap {
-		return true
-	}
-	if len(cfg.Paths) > 10 {
-		return false
-	}
-	for _, p := range cfg.Paths {
-		st, err := os.Stat(p)
-		if err != nil || !st.Mode().IsRegular() {
-			return false
-		}
-	}
-	return true
-}
-
-// searchOne searches one entry with the reader path rg would take.
-func (r *run) searchOne(s *search.Searcher, p filePrinter, e walker.Entry, useMmap, multiline bool, iopts input.Options) error {
-	if e.Stdin {
-		rd := input.Wrap(r.stdin, iopts)
-		if multiline {
-			data, err := io.ReadAll(rd)
-			if err != nil {
-				return errors.New(input.OSErrorText(err))
-			}
-			return s.SearchSlice(data, p)
-		}
-		return s.SearchReader(rd, p)
-	}
-	zipped := iopts.SearchZip && input.CompressionFormat(e.Path) != ""
-	if (useMmap || multiline) && !zipped {
-		data, release, err := mapFile(e.Path)
-		if err != nil {
-			return err
-		}
-		if data != nil {
-			defer release()
-			if input.Raw(e.Path, data[:min(len(data), input.HeadLen)], iopts) {
-				return guardFault(func() error { return s.SearchSlice(data, p) })
-			}
-		} else if data, err = os.ReadFile(e.Path); err != nil {
-			return errors.New(input.OSErrorText(err))
-		} else if len(data) > 0 && input.Raw(e.Path, data[:min(len(data), input.HeadLen)], iopts) {
-			return s.SearchSlice(data, p)
-		}
-		if multiline {
-			rc, err := input.NewReader(strings.NewReader(string(data)), e.Path, iopts)
-			if err != nil {
-				return err
-			}
-			defer rc.Close()
-			dec, err := io.ReadAll(rc)
-			if err != nil {
-				return err
-			}
-			return s.SearchSlice(dec, p)
-		}
-	}
-	if !zipped {
-		// The common case: read the descriptor directly, decoding only
-		// when the head holds a BOM or a label asks for it.
-		var head [input.HeadLen]byte
-		f, err := openRaw(e.Path, head[:])
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if input.Raw(e.Path, f.head, iopts) {
-			return s.SearchReader(f, p)
-		}
-		rc, err := input.NewReader(f, e.Path, iopts)
-		if err != nil {
-			return err
-		}
-		defer rc.Close()
-		return s.SearchReader(rc, p)
-	}
-	rc, err := input.Open(e.Path, iopts)
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	return s.SearchReader(rc, p)
 }
 
 func isTTY(w io.Writer) bool {

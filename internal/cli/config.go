@@ -10,6 +10,14 @@ import (
 	"strconv"
 
 	"github.com/evgrep/evgrep/internal/input"
+	"github.com/evgrep/evgrep/internal/oserr"
+	"github.com/evgrep/evgrep/internal/pipeline"
+	"github.com/evgrep/evgrep/internal/printer"
+	"github.com/evgrep/evgrep/internal/search"
+	"github.com/evgrep/evgrep/matcher"
+	"github.com/evgrep/evgrep/walker"
+	"github.com/evgrep/evgrep/walker/ignore"
+	"github.com/evgrep/evgrep/walker/types"
 )
 
 // OutputKind is the printer that renders results.
@@ -20,19 +28,6 @@ const (
 	OutputStandard OutputKind = iota
 	OutputSummary
 	OutputJSON
-)
-
-// SummaryKind selects what the summary printer shows.
-type SummaryKind int
-
-// Summary printer kinds, as rg 13.
-const (
-	SummaryNone SummaryKind = iota
-	SummaryCount
-	SummaryCountMatches
-	SummaryPathWithMatch
-	SummaryPathWithoutMatch
-	SummaryQuiet
 )
 
 // Command is what evgrep was asked to do.
@@ -60,105 +55,51 @@ type Env struct {
 	Stdin         io.Reader
 }
 
-// Config is the fully derived configuration of one evgrep run.
+// Config is the fully derived configuration of one evgrep run: the option
+// structs of the engine packages, filled by one small function per setting
+// (as ripgrep's args code), plus what the process itself needs.
 type Config struct {
 	Args *Args
 	// Warnings are messages to print before running (an unreadable
 	// RIPGREP_CONFIG_PATH file).
 	Warnings []string
 
-	Command  Command
-	Patterns []string
-	// PatternsGiven is false when the command line gave no pattern at all
-	// (e.g. an empty -f file): nothing can match.
+	Command Command
+	// Paths are the roots to search; UsingDefaultPath is set when none
+	// was given (rg prints paths without "./" then).
 	Paths            []string
 	UsingDefaultPath bool
-	OneSearch        bool // exactly one file or stdin
-	Threads          int
 
-	// matcher
-	Fixed, Word, Line, Multiline, DotAll, CRLF, NullData, NoUnicode bool
-	IgnoreCase, SmartCase                                           bool
-	Invert                                                          bool
+	// Matcher compiles the patterns.
+	Matcher matcher.Options
+	// Pipeline walks, reads and searches (its Stdin is the caller's; its
+	// Search.Multiline still needs the compiled pattern's
+	// MatchesMayCross, as rg's multi_line_with_matcher).
+	Pipeline pipeline.Options
+	// Types are the -t/-T/--type-add/--type-clear flags, compiled (into
+	// Pipeline.Walk.Types) where a walk needs them, as rg does.
+	Types types.Flags
+	// Printer configures the printers; Output selects one.
+	Printer printer.Options
+	Output  OutputKind
+	// ColorError is a bad --colors spec, reported when a search starts
+	// (after a bad pattern, as rg).
+	ColorError error
 
-	// searcher
-	LineNumber        bool
-	BeforeContext     int
-	AfterContext      int
-	Passthru          bool
-	BinaryImplicit    BinaryMode
-	BinaryExplicit    BinaryMode
-	Encoding          string // "" auto, "none", or a label
-	SearchZip         bool
-	MaxCount          int64 // -1 = none
-	MaxColumns        int   // 0 = none
-	MaxColumnsPreview bool
-	Mmap              bool
-	Quiet             bool
-	Stats             bool
-	IncludeZero       bool
-	Output            OutputKind
-	Summary           SummaryKind
-	Heading           bool
-	WithFilename      bool
-	OnlyMatching      bool
-	Vimgrep           bool
-	Column            bool
-	ByteOffset        bool
-	Trim              bool
-	Replace           []byte
-	HasReplace        bool
-	ContextSeparator  []byte // nil = none
-	FieldMatchSep     []byte
-	FieldContextSep   []byte
-	PathSeparator     byte // 0 = default
-	PathTerminator    byte // 0 = none ('\n' used where a newline ends a path)
-	NullPaths         bool
-	Color             bool
-	Colors            []string
-	NoMessages        bool
-	NoIgnoreMessages  bool
-	UTF16Columns      bool
-	FileSeparatorOn   bool // a blank line / context separator between files
-	FileSeparator     []byte
-
-	// walker
-	Hidden                                                    bool
-	NoIgnore                                                  bool // -u/--no-ignore: also turns off .rgignore
-	NoIgnoreDot, NoIgnoreVCS, NoIgnoreParent, NoIgnoreExclude bool
-	NoIgnoreGlobal, NoIgnoreFiles, NoRequireGit               bool
-	IgnoreFiles                                               []string
-	IgnoreFileCaseInsensitive                                 bool
-	Globs                                                     []Glob
-	TypeAdd, TypeClear, TypeSelect, TypeNegate                []string
-	Follow                                                    bool
-	MaxDepth                                                  int   // -1 = none
-	MaxFilesize                                               int64 // -1 = none
-	OneFileSystem                                             bool
-	Sort                                                      string // "", path, modified, accessed, created
-	SortReverse                                               bool
+	Quiet            bool
+	NoMessages       bool
+	NoIgnoreMessages bool
+	// FileSeparator goes between the output of two files when
+	// FileSeparatorOn (a blank line with --heading, the context
+	// separator with context).
+	FileSeparatorOn bool
+	FileSeparator   []byte
 
 	// agent / MCP
 	AgentRequest string
 	AgentFormat  string
 	MCPHTTP      string
 }
-
-// Glob is one -g/--iglob argument with its case sensitivity resolved.
-type Glob struct {
-	Pattern         string
-	CaseInsensitive bool
-}
-
-// BinaryMode is how NUL bytes are handled.
-type BinaryMode int
-
-// Binary detection modes, as rg's BinaryDetection.
-const (
-	BinaryQuit    BinaryMode = iota // stop at the first NUL (walked files)
-	BinaryConvert                   // treat NUL as a line end, warn (named files, --binary)
-	BinaryNone                      // -a/--text, --null-data
-)
 
 // Load parses argv and derives the Config.
 func Load(argv []string, env Env) (*Config, error) {
@@ -204,333 +145,484 @@ func Load(argv []string, env Env) (*Config, error) {
 	if !takesFirstAsPath && !hasPatternSlot && !a.Has("pcre2-version") {
 		return nil, &UsageError{Msg: "error: The following required arguments were not provided:\n    <PATTERN>" + usageTail}
 	}
+	if err := unsupported(a); err != nil {
+		return nil, err
+	}
+	patterns, err := patterns(a, env, patternSlot, hasPatternSlot)
+	if err != nil {
+		return nil, err
+	}
+	c.Matcher = matcherOptions(a, patterns)
+	c.Paths, c.UsingDefaultPath = defaultPaths(a, env, paths)
+	onlyStdin := len(c.Paths) == 1 && c.Paths[0] == "-"
 
-	// Matcher flags.
-	c.Fixed = a.Has("fixed-strings")
-	c.Word = a.Has("word-regexp")
-	c.Line = a.Has("line-regexp")
-	c.Multiline = a.Has("multiline")
-	c.DotAll = a.Has("multiline-dotall")
-	c.CRLF = a.Has("crlf")
-	c.NullData = a.Has("null-data")
-	c.NoUnicode = a.Has("no-unicode") || a.Has("no-pcre2-unicode")
-	c.IgnoreCase = a.Has("ignore-case") && !a.Has("case-sensitive")
-	c.SmartCase = a.Has("smart-case") && !a.Has("ignore-case") && !a.Has("case-sensitive")
-	c.Invert = a.Has("invert-match")
+	c.Quiet = a.Has("quiet")
+	var summary printer.SummaryKind
+	c.Output, summary = outputKind(a)
+	sc, err := searchConfig(a, c.Output, env.StdoutTTY && !onlyStdin)
+	if err != nil {
+		return nil, err
+	}
+	po, err := printerOptions(a, c.Paths, env.StdoutTTY)
+	if err != nil {
+		return nil, err
+	}
+	po.SummaryKind = summary
+	po.Stats = c.Output == OutputJSON || a.Has("stats")
+	if po.Colors, c.ColorError = printer.ParseColors(a.Values("colors")); c.ColorError != nil {
+		po.Colors = printer.DefaultColors()
+	}
+	c.Printer = po
+	c.NoMessages = a.Has("no-messages")
+	c.NoIgnoreMessages = a.Has("no-ignore-messages")
+	if c.Output == OutputStandard {
+		c.FileSeparatorOn, c.FileSeparator = fileSeparator(&c.Printer, sc.Before > 0 || sc.After > 0)
+	}
 
-	if a.Has("pcre2") || a.Has("auto-hybrid-regex") {
-		if a.Has("pcre2") {
-			return nil, fmt.Errorf("PCRE2 is not available in this build of ripgrep")
-		}
+	in, err := inputOptions(a)
+	if err != nil {
+		return nil, err
+	}
+	wo, err := walkOptions(a)
+	if err != nil {
+		return nil, err
+	}
+	c.Pipeline = pipeline.Options{
+		Walk:   wo,
+		Search: sc,
+		Binary: binaryModes(a),
+		Input:  in,
+		Mmap:   pipeline.MmapChoice(c.Paths, a.Has("mmap"), a.Has("no-mmap")),
+	}
+	c.Types = types.Flags{Clear: a.Values("type-clear"), Add: a.Values("type-add"), Select: a.Values("type"), Negate: a.Values("type-not")}
+	c.Command = command(a, len(patterns) == 0 || c.Printer.MaxCount == 0)
+	return c, nil
+}
+
+// unsupported refuses what this build cannot do (PCRE2, --pre).
+func unsupported(a *Args) error {
+	if a.Has("pcre2") {
+		return fmt.Errorf("PCRE2 is not available in this build of ripgrep")
 	}
 	if v, ok := a.Value("pre"); ok && v != "" {
-		return nil, fmt.Errorf("--pre is not supported: evgrep runs no preprocessor processes (it decompresses -z formats in process)")
+		return fmt.Errorf("--pre is not supported: evgrep runs no preprocessor processes (it decompresses -z formats in process)")
 	}
 	if e, ok := a.Value("engine"); ok && e == "pcre2" {
-		return nil, fmt.Errorf("PCRE2 is not available in this build of ripgrep")
+		return fmt.Errorf("PCRE2 is not available in this build of ripgrep")
 	}
+	return nil
+}
 
-	// Patterns (rg's `patterns()`): -e values, else the positional; then -f files.
-	if !a.Has("files") && !a.Has("type-list") && !a.Has("outline") {
-		if es := a.Values("regexp"); len(es) > 0 {
-			c.Patterns = append(c.Patterns, es...)
-		} else if !a.Has("file") && hasPatternSlot {
-			c.Patterns = append(c.Patterns, patternSlot)
-		}
-		for _, f := range a.Values("file") {
-			var data []byte
-			var err error
-			if f == "-" {
-				if env.Stdin != nil {
-					data, err = io.ReadAll(env.Stdin)
-				}
-			} else {
-				data, err = os.ReadFile(f)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s: %s", f, input.OSErrorText(err))
-			}
-			c.Patterns = append(c.Patterns, splitPatternLines(data)...)
-		}
+// patterns is rg's `patterns()`: the -e values, else the positional
+// pattern; then the lines of every -f file.
+func patterns(a *Args, env Env, slot string, hasSlot bool) ([]string, error) {
+	if a.Has("files") || a.Has("type-list") || a.Has("outline") {
+		return nil, nil
 	}
-
-	// Paths.
-	if len(paths) == 0 {
-		c.UsingDefaultPath = true
-		fileIsStdin := false
-		for _, f := range a.Values("file") {
-			if f == "-" {
-				fileIsStdin = true
+	var out []string
+	if es := a.Values("regexp"); len(es) > 0 {
+		out = append(out, es...)
+	} else if !a.Has("file") && hasSlot {
+		out = append(out, slot)
+	}
+	for _, f := range a.Values("file") {
+		var data []byte
+		var err error
+		if f == "-" {
+			if env.Stdin != nil {
+				data, err = io.ReadAll(env.Stdin)
 			}
-		}
-		searchCwd := !env.StdinReadable || (a.Has("file") && fileIsStdin) || a.Has("files") || a.Has("type-list") || a.Has("pcre2-version") || a.Has("outline")
-		if searchCwd {
-			paths = []string{"./"}
 		} else {
-			paths = []string{"-"}
+			data, err = os.ReadFile(f)
+		}
+		if err != nil {
+			return nil, oserr.Prefix(f, err)
+		}
+		out = append(out, splitPatternLines(data)...)
+	}
+	return out, nil
+}
+
+// matcherOptions are the pattern's compile options.
+func matcherOptions(a *Args, patterns []string) matcher.Options {
+	o := matcher.Options{
+		Patterns:       patterns,
+		Fixed:          a.Has("fixed-strings"),
+		Word:           a.Has("word-regexp"),
+		Line:           a.Has("line-regexp"),
+		Multiline:      a.Has("multiline"),
+		DotAll:         a.Has("multiline-dotall"),
+		CRLF:           a.Has("crlf"),
+		LineTerminator: '\n',
+		NoUnicode:      a.Has("no-unicode") || a.Has("no-pcre2-unicode"),
+	}
+	if a.Has("null-data") && !o.Multiline {
+		o.LineTerminator = 0
+	}
+	switch {
+	case a.Has("case-sensitive"):
+	case a.Has("ignore-case"):
+		o.Case = matcher.Insensitive
+	case a.Has("smart-case"):
+		o.Case = matcher.Smart
+	}
+	return o
+}
+
+// defaultPaths returns the roots: those given, else "./" or "-" by rg's
+// rule (stdin when it is readable and nothing asks for the directory).
+func defaultPaths(a *Args, env Env, paths []string) ([]string, bool) {
+	if len(paths) > 0 {
+		return paths, false
+	}
+	fileIsStdin := false
+	for _, f := range a.Values("file") {
+		if f == "-" {
+			fileIsStdin = true
 		}
 	}
-	c.Paths = paths
-	onlyStdin := len(paths) == 1 && paths[0] == "-"
-	c.OneSearch = len(paths) == 1 && (onlyStdin || isFile(paths[0]))
+	searchCwd := !env.StdinReadable || (a.Has("file") && fileIsStdin) || a.Has("files") || a.Has("type-list") || a.Has("pcre2-version") || a.Has("outline")
+	if searchCwd {
+		return []string{"./"}, true
+	}
+	return []string{"-"}, true
+}
 
-	// Output kind.
+// outputKind selects the printer and, for the summary printer, its kind.
+func outputKind(a *Args) (OutputKind, printer.SummaryKind) {
 	count, countMatches := a.Has("count"), a.Has("count-matches")
-	if countMatches && c.Invert {
+	if countMatches && a.Has("invert-match") {
 		count, countMatches = true, false
 	} else if count && a.Has("only-matching") {
 		count, countMatches = false, true
 	}
-	c.Quiet = a.Has("quiet")
 	switch {
-	case c.Quiet:
-		c.Output = OutputSummary
-		c.Summary = SummaryQuiet
+	case a.Has("quiet"):
+		return OutputSummary, printer.SummaryQuiet
 	case a.Has("json"):
-		c.Output = OutputJSON
-	case count || countMatches || a.Has("files-with-matches") || a.Has("files-without-match"):
-		c.Output = OutputSummary
-		switch {
-		case countMatches:
-			c.Summary = SummaryCountMatches
-		case count:
-			c.Summary = SummaryCount
-		case a.Has("files-with-matches"):
-			c.Summary = SummaryPathWithMatch
-		default:
-			c.Summary = SummaryPathWithoutMatch
-		}
+		return OutputJSON, 0
+	case countMatches:
+		return OutputSummary, printer.SummaryCountMatches
+	case count:
+		return OutputSummary, printer.SummaryCount
+	case a.Has("files-with-matches"):
+		return OutputSummary, printer.SummaryPathWithMatch
+	case a.Has("files-without-match"):
+		return OutputSummary, printer.SummaryPathWithoutMatch
 	}
+	return OutputStandard, 0
+}
 
-	// Contexts.
-	after, err := usizeOf(a, "after-context")
-	if err != nil {
-		return nil, err
+// searchConfig is the searcher's configuration; lineNumbersByDefault is
+// rg's default for -n (stdout a terminal, not only stdin).
+func searchConfig(a *Args, out OutputKind, lineNumbersByDefault bool) (search.Config, error) {
+	sc := search.Config{
+		LineTerm: '\n',
+		CRLF:     a.Has("crlf"),
+		Invert:   a.Has("invert-match"),
+		Passthru: a.Has("passthru"),
+		// Set only when the pattern may match a line terminator.
+		Multiline: a.Has("multiline"),
+		BOMPeek:   encodingLabel(a) == "",
 	}
-	before, err := usizeOf(a, "before-context")
-	if err != nil {
-		return nil, err
+	if a.Has("null-data") {
+		sc.LineTerm = 0
+	}
+	var err error
+	if sc.Before, sc.After, err = contexts(a); err != nil {
+		return sc, err
+	}
+	sc.LineNumbers = lineNumbers(a, out, lineNumbersByDefault)
+	return sc, nil
+}
+
+// contexts returns -B and -A, with -C overriding both when positive.
+func contexts(a *Args) (before, after int, err error) {
+	if after, err = usizeOf(a, "after-context"); err != nil {
+		return 0, 0, err
+	}
+	if before, err = usizeOf(a, "before-context"); err != nil {
+		return 0, 0, err
 	}
 	both, err := usizeOf(a, "context")
 	if err != nil {
-		return nil, err
+		return 0, 0, err
 	}
 	if both > 0 {
 		before, after = both, both
 	}
-	c.BeforeContext, c.AfterContext = before, after
-	c.Passthru = a.Has("passthru")
+	return before, after, nil
+}
 
-	// Line numbers (rg's `line_number()`).
+// lineNumbers is rg's `line_number()`.
+func lineNumbers(a *Args, out OutputKind, byDefault bool) bool {
 	switch {
-	case c.Output == OutputSummary:
-		c.LineNumber = false
+	case out == OutputSummary:
+		return false
 	case a.Has("no-line-number"):
-		c.LineNumber = false
-	case c.Output == OutputJSON:
-		c.LineNumber = true
-	default:
-		c.LineNumber = (env.StdoutTTY && !onlyStdin) || a.Has("line-number") || a.Has("column") || a.Has("pretty") || a.Has("vimgrep")
+		return false
+	case out == OutputJSON:
+		return true
 	}
+	return byDefault || a.Has("line-number") || a.Has("column") || a.Has("pretty") || a.Has("vimgrep")
+}
 
-	c.Vimgrep = a.Has("vimgrep")
-	c.Column = !a.Has("no-column") && (a.Has("column") || c.Vimgrep)
-	c.Heading = !(a.Has("no-heading") || c.Vimgrep) && (env.StdoutTTY || a.Has("heading") || a.Has("pretty"))
-	c.WithFilename = !a.Has("no-filename") && (a.Has("with-filename") || c.Vimgrep || len(paths) > 1 || (paths[0] != "-" && isDir(paths[0])))
-	c.OnlyMatching = a.Has("only-matching")
-	c.ByteOffset = a.Has("byte-offset")
-	c.Trim = a.Has("trim")
+// printerOptions are the printers' options but SummaryKind, Stats and
+// Colors.
+func printerOptions(a *Args, paths []string, stdoutTTY bool) (printer.Options, error) {
+	vimgrep := a.Has("vimgrep")
+	o := printer.Options{
+		Heading:           !(a.Has("no-heading") || vimgrep) && (stdoutTTY || a.Has("heading") || a.Has("pretty")),
+		WithFilename:      !a.Has("no-filename") && (a.Has("with-filename") || vimgrep || len(paths) > 1 || (paths[0] != "-" && isDir(paths[0]))),
+		OnlyMatching:      a.Has("only-matching"),
+		PerMatch:          vimgrep,
+		Column:            !a.Has("no-column") && (a.Has("column") || vimgrep),
+		ByteOffset:        a.Has("byte-offset"),
+		Trim:              a.Has("trim"),
+		MaxColumnsPreview: a.Has("max-columns-preview"),
+		MaxCount:          maxCount(a),
+		NullPath:          a.Has("null"),
+		LineTerm:          lineTerm(a),
+		IncludeZero:       a.Has("include-zero"),
+		UTF16Columns:      a.Has("utf16-columns"),
+		Color:             color(a, stdoutTTY),
+	}
 	if r, ok := a.Value("replace"); ok {
-		c.Replace, c.HasReplace = []byte(r), true
-	}
-	c.IncludeZero = a.Has("include-zero")
-	c.Stats = c.Output == OutputJSON || a.Has("stats")
-	c.NoMessages = a.Has("no-messages")
-	c.NoIgnoreMessages = a.Has("no-ignore-messages")
-	c.UTF16Columns = a.Has("utf16-columns")
-
-	if a.Has("no-context-separator") {
-		c.ContextSeparator = nil
-	} else if s, ok := a.Value("context-separator"); ok {
-		c.ContextSeparator = Unescape(s)
-	} else {
-		c.ContextSeparator = []byte("--")
-	}
-	c.FieldMatchSep = []byte(":")
-	if s, ok := a.Value("field-match-separator"); ok {
-		c.FieldMatchSep = Unescape(s)
-	}
-	c.FieldContextSep = []byte("-")
-	if s, ok := a.Value("field-context-separator"); ok {
-		c.FieldContextSep = Unescape(s)
-	}
-	if s, ok := a.Value("path-separator"); ok {
-		sep := Unescape(s)
-		if len(sep) > 1 {
-			return nil, fmt.Errorf("A path separator must be exactly one byte, but the given separator is %d bytes: %s\nIn some shells on Windows '/' is automatically expanded. Use '//' instead.", len(sep), Escape(sep))
-		}
-		if len(sep) == 1 {
-			c.PathSeparator = sep[0]
-		}
-	}
-	c.NullPaths = a.Has("null")
-	if c.NullPaths {
-		c.PathTerminator = 0
-	}
-
-	// File separator (rg's `file_separator()`).
-	if c.Output == OutputStandard {
-		if c.Heading {
-			c.FileSeparatorOn, c.FileSeparator = true, []byte{}
-		} else if before > 0 || after > 0 {
-			if c.ContextSeparator != nil {
-				c.FileSeparatorOn, c.FileSeparator = true, c.ContextSeparator
-			}
-		}
-	}
-
-	// Color.
-	color, _ := a.Value("color")
-	if color == "" && c.Vimgrep {
-		color = "never"
-	}
-	switch color {
-	case "always", "ansi":
-		c.Color = true
-	case "", "auto":
-		c.Color = (env.StdoutTTY || a.Has("pretty")) && os.Getenv("TERM") != "dumb" && os.Getenv("TERM") != ""
-	}
-	c.Colors = a.Values("colors")
-
-	// Max count / columns.
-	if v, ok := a.Value("max-count"); ok {
-		n, _ := strconv.ParseInt(v, 10, 64)
-		c.MaxCount = n
-	} else {
-		c.MaxCount = -1
+		o.Replacement, o.HasReplacement = []byte(r), true
 	}
 	if v, ok := a.Value("max-columns"); ok {
-		n, _ := strconv.Atoi(v)
-		c.MaxColumns = n
+		o.MaxColumns, _ = strconv.Atoi(v)
 	}
-	c.MaxColumnsPreview = a.Has("max-columns-preview")
+	o.ContextSeparator, o.FieldMatchSep, o.FieldContextSep = separators(a)
+	var err error
+	o.PathSeparator, err = pathSeparator(a)
+	return o, err
+}
 
-	// Binary handling.
-	unrestricted := a.Count("unrestricted")
-	none := a.Has("text") || c.NullData
+// separators returns the context separator (nil for none) and the field
+// separators of match and context lines.
+func separators(a *Args) (context, match, ctxField []byte) {
+	context = []byte("--")
+	if a.Has("no-context-separator") {
+		context = nil
+	} else if s, ok := a.Value("context-separator"); ok {
+		context = Unescape(s)
+	}
+	match, ctxField = []byte(":"), []byte("-")
+	if s, ok := a.Value("field-match-separator"); ok {
+		match = Unescape(s)
+	}
+	if s, ok := a.Value("field-context-separator"); ok {
+		ctxField = Unescape(s)
+	}
+	return context, match, ctxField
+}
+
+// pathSeparator is --path-separator's byte (0 for the default).
+func pathSeparator(a *Args) (byte, error) {
+	s, ok := a.Value("path-separator")
+	if !ok {
+		return 0, nil
+	}
+	sep := Unescape(s)
+	if len(sep) > 1 {
+		return 0, fmt.Errorf("A path separator must be exactly one byte, but the given separator is %d bytes: %s\nIn some shells on Windows '/' is automatically expanded. Use '//' instead.", len(sep), Escape(sep))
+	}
+	if len(sep) == 1 {
+		return sep[0], nil
+	}
+	return 0, nil
+}
+
+// lineTerm is what ends a printed line that lacks one.
+func lineTerm(a *Args) []byte {
 	switch {
-	case none:
-		c.BinaryImplicit = BinaryNone
-	case a.Has("binary") || unrestricted >= 3:
-		c.BinaryImplicit = BinaryConvert
-	default:
-		c.BinaryImplicit = BinaryQuit
+	case a.Has("null-data"):
+		return []byte{0}
+	case a.Has("crlf"):
+		return []byte("\r\n")
 	}
-	if none {
-		c.BinaryExplicit = BinaryNone
-	} else {
-		c.BinaryExplicit = BinaryConvert
-	}
+	return []byte("\n")
+}
 
-	// Encoding.
-	if !a.Has("no-encoding") {
-		if e, ok := a.Value("encoding"); ok {
-			if e != "auto" && e != "none" {
-				if err := input.ValidateEncoding(e); err != nil {
-					return nil, err
-				}
-			}
-			if e != "auto" {
-				c.Encoding = e
-			}
+// fileSeparator is rg's `file_separator()` for the standard printer.
+func fileSeparator(o *printer.Options, context bool) (bool, []byte) {
+	if o.Heading {
+		return true, []byte{}
+	}
+	if context && o.ContextSeparator != nil {
+		return true, o.ContextSeparator
+	}
+	return false, nil
+}
+
+// color reports whether output is colored (--color, and for auto a
+// terminal with a usable TERM).
+func color(a *Args, stdoutTTY bool) bool {
+	c, _ := a.Value("color")
+	if c == "" && a.Has("vimgrep") {
+		c = "never"
+	}
+	switch c {
+	case "always", "ansi":
+		return true
+	case "", "auto":
+		return (stdoutTTY || a.Has("pretty")) && os.Getenv("TERM") != "dumb" && os.Getenv("TERM") != ""
+	}
+	return false
+}
+
+// maxCount is -m's value, -1 without it.
+func maxCount(a *Args) int64 {
+	v, ok := a.Value("max-count")
+	if !ok {
+		return -1
+	}
+	n, _ := strconv.ParseInt(v, 10, 64)
+	return n
+}
+
+// binaryModes is how walked and named files treat NUL bytes.
+func binaryModes(a *Args) pipeline.Binary {
+	if a.Has("text") || a.Has("null-data") {
+		return pipeline.Binary{Implicit: search.BinaryNone, Explicit: search.BinaryNone}
+	}
+	b := pipeline.Binary{Implicit: search.BinaryQuit, Explicit: search.BinaryConvert}
+	if a.Has("binary") || a.Count("unrestricted") >= 3 {
+		b.Implicit = search.BinaryConvert
+	}
+	return b
+}
+
+// encodingLabel is -E's value: "" for auto, "none", or a label.
+func encodingLabel(a *Args) string {
+	if a.Has("no-encoding") {
+		return ""
+	}
+	if e, ok := a.Value("encoding"); ok && e != "auto" {
+		return e
+	}
+	return ""
+}
+
+// inputOptions are the decompression and decoding options.
+func inputOptions(a *Args) (input.Options, error) {
+	e := encodingLabel(a)
+	if e != "" && e != "none" {
+		if err := input.ValidateEncoding(e); err != nil {
+			return input.Options{}, err
 		}
 	}
-	c.SearchZip = a.Has("search-zip")
-	c.Mmap = a.Has("mmap")
+	return input.Options{SearchZip: a.Has("search-zip"), Encoding: e}, nil
+}
 
-	// Walker.
+// walkOptions are the walk's options but Types, SkipFile and the error
+// callbacks.
+func walkOptions(a *Args) (walker.Options, error) {
+	o := walker.DefaultOptions()
+	unrestricted := a.Count("unrestricted")
 	noIgnore := a.Has("no-ignore") || unrestricted >= 1
-	c.Hidden = a.Has("hidden") || unrestricted >= 2
-	c.NoIgnore = noIgnore
-	c.NoIgnoreDot = a.Has("no-ignore-dot") || noIgnore
-	c.NoIgnoreExclude = a.Has("no-ignore-exclude") || noIgnore
-	c.NoIgnoreFiles = a.Has("no-ignore-files")
-	c.NoIgnoreGlobal = a.Has("no-ignore-global") || noIgnore
-	c.NoIgnoreParent = a.Has("no-ignore-parent") || noIgnore
-	c.NoIgnoreVCS = a.Has("no-ignore-vcs") || noIgnore
-	c.NoRequireGit = a.Has("no-require-git")
-	c.IgnoreFiles = a.Values("ignore-file")
-	c.IgnoreFileCaseInsensitive = a.Has("ignore-file-case-insensitive")
-	gci := a.Has("glob-case-insensitive")
-	for _, g := range a.Values("glob") {
-		c.Globs = append(c.Globs, Glob{Pattern: g, CaseInsensitive: gci})
-	}
-	for _, g := range a.Values("iglob") {
-		c.Globs = append(c.Globs, Glob{Pattern: g, CaseInsensitive: true})
-	}
-	c.TypeClear = a.Values("type-clear")
-	c.TypeAdd = a.Values("type-add")
-	c.TypeSelect = a.Values("type")
-	c.TypeNegate = a.Values("type-not")
-	c.Follow = a.Has("follow")
-	c.MaxDepth = -1
+	o.Hidden = a.Has("hidden") || unrestricted >= 2
+	o.NoIgnore = noIgnore
+	o.NoIgnoreDot = a.Has("no-ignore-dot") || noIgnore
+	o.NoIgnoreExclude = a.Has("no-ignore-exclude") || noIgnore
+	o.NoIgnoreFiles = a.Has("no-ignore-files")
+	o.NoIgnoreGlobal = a.Has("no-ignore-global") || noIgnore
+	o.NoIgnoreParent = a.Has("no-ignore-parent") || noIgnore
+	o.NoIgnoreVCS = a.Has("no-ignore-vcs") || noIgnore
+	o.RequireGit = !a.Has("no-require-git")
+	o.IgnoreFiles = a.Values("ignore-file")
+	o.IgnoreCaseInsensitive = a.Has("ignore-file-case-insensitive")
+	o.Globs = globs(a)
+	o.Follow = a.Has("follow")
 	if v, ok := a.Value("max-depth"); ok {
-		n, _ := strconv.Atoi(v)
-		c.MaxDepth = n
+		o.MaxDepth, _ = strconv.Atoi(v)
 	}
-	c.MaxFilesize = -1
 	if v, ok := a.Value("max-filesize"); ok {
 		n, err := ParseHumanSize(v)
 		if err != nil {
-			return nil, err
+			return o, err
 		}
-		c.MaxFilesize = n
+		o.MaxFilesize = n
 	}
-	c.OneFileSystem = a.Has("one-file-system")
+	o.OneFileSystem = a.Has("one-file-system")
+	o.Sort, o.SortReverse = sortKey(a)
+	var err error
+	o.Threads, err = threads(a, o.Sort != walker.SortNone)
+	return o, err
+}
+
+// globs are -g and --iglob in command-line order, with
+// --glob-case-insensitive applied.
+func globs(a *Args) []ignore.OverrideGlob {
+	var out []ignore.OverrideGlob
+	gci := a.Has("glob-case-insensitive")
+	for _, g := range a.Values("glob") {
+		out = append(out, ignore.OverrideGlob{Pattern: g, CaseInsensitive: gci})
+	}
+	for _, g := range a.Values("iglob") {
+		out = append(out, ignore.OverrideGlob{Pattern: g, CaseInsensitive: true})
+	}
+	return out
+}
+
+// sortKey is --sort-files, --sort or --sortr.
+func sortKey(a *Args) (walker.SortKey, bool) {
+	v, reverse := "", false
 	if a.Has("sort-files") {
-		c.Sort = "path"
-	} else if v, ok := a.Value("sort"); ok {
-		c.Sort = v
-	} else if v, ok := a.Value("sortr"); ok {
-		c.Sort, c.SortReverse = v, true
+		v = "path"
+	} else if s, ok := a.Value("sort"); ok {
+		v = s
+	} else if s, ok := a.Value("sortr"); ok {
+		v, reverse = s, true
 	}
-	if c.Sort == "none" {
-		c.Sort, c.SortReverse = "", false
+	switch v {
+	case "path":
+		return walker.SortPath, reverse
+	case "modified":
+		return walker.SortModified, reverse
+	case "accessed":
+		return walker.SortAccessed, reverse
+	case "created":
+		return walker.SortCreated, reverse
 	}
+	return walker.SortNone, false
+}
 
-	// Threads.
-	threads := 0
+// threads is -j (one thread when sorting; rg's default otherwise).
+func threads(a *Args, sorted bool) (int, error) {
+	n := 0
 	if v, ok := a.Value("threads"); ok {
-		n, err := strconv.ParseUint(v, 10, 64)
+		u, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("invalid digit found in string")
+			return 0, fmt.Errorf("invalid digit found in string")
 		}
-		threads = int(n)
+		n = int(u)
 	}
-	if c.Sort != "" {
-		threads = 1
+	if sorted {
+		n = 1
 	}
-	if threads == 0 {
-		threads = min(12, runtime.NumCPU())
+	if n == 0 {
+		n = min(maxDefaultThreads, runtime.NumCPU())
 	}
-	c.Threads = threads
+	return n, nil
+}
 
-	// Command.
+// command is what the run does; never is set when no pattern can match.
+func command(a *Args, never bool) Command {
 	switch {
 	case a.Has("pcre2-version"):
-		c.Command = CmdPCRE2Version
+		return CmdPCRE2Version
 	case a.Has("type-list"):
-		c.Command = CmdTypeList
+		return CmdTypeList
 	case a.Has("outline"):
-		c.Command = CmdOutline
+		return CmdOutline
 	case a.Has("files"):
-		c.Command = CmdFiles
-	case len(c.Patterns) == 0 || c.MaxCount == 0:
-		c.Command = CmdSearchNever
-	default:
-		c.Command = CmdSearch
+		return CmdFiles
+	case never:
+		return CmdSearchNever
 	}
-	return c, nil
+	return CmdSearch
 }
 
 func usizeOf(a *Args, name string) (int, error) {
@@ -587,27 +679,7 @@ func ParseHumanSize(s string) (int64, error) {
 	return n * mult, nil
 }
 
-func isFile(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular()
-}
-
 func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
-}
-
-// HasStdinPath reports whether "-" is among the paths.
-func (c *Config) HasStdinPath() bool {
-	for _, p := range c.Paths {
-		if p == "-" {
-			return true
-		}
-	}
-	return false
-}
-
-// String is for debugging.
-func (k OutputKind) String() string {
-	return [...]string{"standard", "summary", "json"}[k]
 }

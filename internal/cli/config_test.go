@@ -1,11 +1,19 @@
 package cli
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/evgrep/evgrep/internal/printer"
+	"github.com/evgrep/evgrep/internal/search"
+	"github.com/evgrep/evgrep/matcher"
+	"github.com/evgrep/evgrep/walker"
+	"github.com/evgrep/evgrep/walker/ignore"
 )
 
 // TestOverrides checks clap's "last one wins" rules between named flags,
@@ -16,30 +24,32 @@ func TestOverrides(t *testing.T) {
 		get  func(*Config) any
 		want any
 	}{
-		{[]string{"-A1", "-C2", "x"}, func(c *Config) any { return [2]int{c.BeforeContext, c.AfterContext} }, [2]int{2, 2}},
-		{[]string{"-C2", "-A1", "x"}, func(c *Config) any { return [2]int{c.BeforeContext, c.AfterContext} }, [2]int{0, 1}},
-		{[]string{"-B1", "-C0", "x"}, func(c *Config) any { return [2]int{c.BeforeContext, c.AfterContext} }, [2]int{0, 0}},
-		{[]string{"--passthru", "-A1", "x"}, func(c *Config) any { return c.Passthru }, false},
-		{[]string{"-i", "-s", "x"}, func(c *Config) any { return c.IgnoreCase }, false},
-		{[]string{"-s", "-i", "x"}, func(c *Config) any { return c.IgnoreCase }, true},
-		{[]string{"-i", "-S", "x"}, func(c *Config) any { return [2]bool{c.IgnoreCase, c.SmartCase} }, [2]bool{false, true}},
-		{[]string{"-c", "--count-matches", "x"}, func(c *Config) any { return c.Summary }, SummaryCountMatches},
-		{[]string{"--count-matches", "-c", "x"}, func(c *Config) any { return c.Summary }, SummaryCount},
-		{[]string{"-o", "-c", "x"}, func(c *Config) any { return c.Summary }, SummaryCountMatches},
-		{[]string{"-l", "--files-without-match", "x"}, func(c *Config) any { return c.Summary }, SummaryPathWithoutMatch},
-		{[]string{"-n", "-N", "x", "f"}, func(c *Config) any { return c.LineNumber }, false},
-		{[]string{"--column", "x", "f"}, func(c *Config) any { return c.LineNumber }, true},
-		{[]string{"-w", "-x", "x"}, func(c *Config) any { return [2]bool{c.Word, c.Line} }, [2]bool{false, true}},
-		{[]string{"-uuu", "x"}, func(c *Config) any { return [3]bool{c.NoIgnoreVCS, c.Hidden, c.BinaryImplicit == BinaryConvert} }, [3]bool{true, true, true}},
-		{[]string{"-e", "-foo", "-e=bar", "path"}, func(c *Config) any { return c.Patterns }, []string{"-foo", "bar"}},
+		{[]string{"-A1", "-C2", "x"}, func(c *Config) any { return [2]int{c.Pipeline.Search.Before, c.Pipeline.Search.After} }, [2]int{2, 2}},
+		{[]string{"-C2", "-A1", "x"}, func(c *Config) any { return [2]int{c.Pipeline.Search.Before, c.Pipeline.Search.After} }, [2]int{0, 1}},
+		{[]string{"-B1", "-C0", "x"}, func(c *Config) any { return [2]int{c.Pipeline.Search.Before, c.Pipeline.Search.After} }, [2]int{0, 0}},
+		{[]string{"--passthru", "-A1", "x"}, func(c *Config) any { return c.Pipeline.Search.Passthru }, false},
+		{[]string{"-i", "-s", "x"}, func(c *Config) any { return c.Matcher.Case }, matcher.Sensitive},
+		{[]string{"-s", "-i", "x"}, func(c *Config) any { return c.Matcher.Case }, matcher.Insensitive},
+		{[]string{"-i", "-S", "x"}, func(c *Config) any { return c.Matcher.Case }, matcher.Smart},
+		{[]string{"-c", "--count-matches", "x"}, func(c *Config) any { return c.Printer.SummaryKind }, printer.SummaryCountMatches},
+		{[]string{"--count-matches", "-c", "x"}, func(c *Config) any { return c.Printer.SummaryKind }, printer.SummaryCount},
+		{[]string{"-o", "-c", "x"}, func(c *Config) any { return c.Printer.SummaryKind }, printer.SummaryCountMatches},
+		{[]string{"-l", "--files-without-match", "x"}, func(c *Config) any { return c.Printer.SummaryKind }, printer.SummaryPathWithoutMatch},
+		{[]string{"-n", "-N", "x", "f"}, func(c *Config) any { return c.Pipeline.Search.LineNumbers }, false},
+		{[]string{"--column", "x", "f"}, func(c *Config) any { return c.Pipeline.Search.LineNumbers }, true},
+		{[]string{"-w", "-x", "x"}, func(c *Config) any { return [2]bool{c.Matcher.Word, c.Matcher.Line} }, [2]bool{false, true}},
+		{[]string{"-uuu", "x"}, func(c *Config) any {
+			return [3]bool{c.Pipeline.Walk.NoIgnoreVCS, c.Pipeline.Walk.Hidden, c.Pipeline.Binary.Implicit == search.BinaryConvert}
+		}, [3]bool{true, true, true}},
+		{[]string{"-e", "-foo", "-e=bar", "path"}, func(c *Config) any { return c.Matcher.Patterns }, []string{"-foo", "bar"}},
 		{[]string{"-ebar", "--", "-notflag"}, func(c *Config) any { return c.Paths }, []string{"-notflag"}},
 		{[]string{"--files", "dir"}, func(c *Config) any { return c.Paths }, []string{"dir"}},
-		{[]string{"-j1", "--sort", "path", "x"}, func(c *Config) any { return [2]any{c.Threads, c.Sort} }, [2]any{1, "path"}},
-		{[]string{"--sort", "path", "--sortr", "modified", "x"}, func(c *Config) any { return [2]any{c.Sort, c.SortReverse} }, [2]any{"modified", true}},
-		{[]string{"--max-filesize", "2K", "x"}, func(c *Config) any { return c.MaxFilesize }, int64(2048)},
-		{[]string{"--context-separator", "", "-A1", "x"}, func(c *Config) any { return c.ContextSeparator != nil }, true},
-		{[]string{"--no-context-separator", "-A1", "x"}, func(c *Config) any { return c.ContextSeparator == nil }, true},
-		{[]string{"-g", "a", "--iglob", "B", "--glob-case-insensitive", "x"}, func(c *Config) any { return c.Globs }, []Glob{{"a", true}, {"B", true}}},
+		{[]string{"-j1", "--sort", "path", "x"}, func(c *Config) any { return [2]any{c.Pipeline.Walk.Threads, c.Pipeline.Walk.Sort} }, [2]any{1, walker.SortPath}},
+		{[]string{"--sort", "path", "--sortr", "modified", "x"}, func(c *Config) any { return [2]any{c.Pipeline.Walk.Sort, c.Pipeline.Walk.SortReverse} }, [2]any{walker.SortModified, true}},
+		{[]string{"--max-filesize", "2K", "x"}, func(c *Config) any { return c.Pipeline.Walk.MaxFilesize }, int64(2048)},
+		{[]string{"--context-separator", "", "-A1", "x"}, func(c *Config) any { return c.Printer.ContextSeparator != nil }, true},
+		{[]string{"--no-context-separator", "-A1", "x"}, func(c *Config) any { return c.Printer.ContextSeparator == nil }, true},
+		{[]string{"-g", "a", "--iglob", "B", "--glob-case-insensitive", "x"}, func(c *Config) any { return c.Pipeline.Walk.Globs }, []ignore.OverrideGlob{{Pattern: "a", CaseInsensitive: true}, {Pattern: "B", CaseInsensitive: true}}},
 	}
 	for _, tc := range cases {
 		c, err := Load(tc.args, Env{})
@@ -102,15 +112,15 @@ func TestConfigFile(t *testing.T) {
 	os.WriteFile(path, []byte("# defaults\n  --smart-case  \n\n--max-columns=5\n"), 0o644)
 	t.Setenv(ConfigEnv, path)
 	c, err := Load([]string{"x"}, Env{})
-	if err != nil || !c.SmartCase || c.MaxColumns != 5 {
+	if err != nil || c.Matcher.Case != matcher.Smart || c.Printer.MaxColumns != 5 {
 		t.Fatalf("config not applied: %v %+v", err, c)
 	}
 	c, _ = Load([]string{"-s", "x"}, Env{}) // the command line comes after, and wins
-	if c.SmartCase || c.IgnoreCase {
+	if c.Matcher.Case != matcher.Sensitive {
 		t.Fatal("command line did not override the config file")
 	}
 	c, _ = Load([]string{"--no-config", "x"}, Env{})
-	if c.SmartCase || c.MaxColumns != 0 {
+	if c.Matcher.Case != matcher.Sensitive || c.Printer.MaxColumns != 0 {
 		t.Fatal("--no-config did not turn the file off")
 	}
 	t.Setenv(ConfigEnv, filepath.Join(dir, "missing"))
@@ -129,5 +139,21 @@ func TestUnsupported(t *testing.T) {
 	}
 	if _, err := Load([]string{"--pre", "", "x"}, Env{}); err != nil {
 		t.Errorf("an empty --pre disables preprocessing in rg: %v", err)
+	}
+}
+
+// TestPatternFileErrorKeepsCause checks rg's text for an unreadable -f file
+// and that the error still is the errno underneath.
+func TestPatternFileErrorKeepsCause(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope")
+	_, err := Load([]string{"-f", missing}, Env{})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if want := missing + ": No such file or directory (os error 2)"; err.Error() != want {
+		t.Errorf("text %q, want %q", err, want)
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("errors.Is(%v, fs.ErrNotExist) is false", err)
 	}
 }

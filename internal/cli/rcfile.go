@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/evgrep/evgrep/internal/input"
+	"github.com/evgrep/evgrep/internal/oserr"
 )
 
 // ConfigEnv names the file of default arguments, as rg's.
@@ -30,7 +30,7 @@ func withConfigArgs(argv []string) ([]string, []string) {
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return argv, []string{fmt.Sprintf("%s: %s", path, input.OSErrorText(err))}
+		return argv, []string{fmt.Sprintf("%s: %s", path, oserr.Text(err))}
 	}
 	var args []string
 	for _, line := range bytes.Split(data, []byte("\n")) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/evgrep/evgrep/walker"
+	"github.com/evgrep/evgrep/internal/oserr"
 )
 
 // Error is the error returned by Open and NewReader and by reads from the
@@ -73,7 +73,7 @@ func OSErrorText(err error) string {
 	}
 	var errno syscall.Errno
 	if errors.As(err, &errno) && errno != 0 {
-		return walker.OSErrorText(errno) // one errno table for the project
+		return oserr.ErrnoText(errno) // one errno table for the project
 	}
 	return err.Error()
 }

@@ -1,7 +1,6 @@
-package app
+package pipeline
 
 import (
-	"errors"
 	"io"
 	"syscall"
 
@@ -25,7 +24,7 @@ func openRaw(path string, headBuf []byte) (*rawFile, error) {
 		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	}
 	if err != nil {
-		return nil, errors.New(input.OSErrorText(err))
+		return nil, osErr(err)
 	}
 	f := &rawFile{fd: fd}
 	n, err := f.readFD(headBuf[:input.HeadLen])
@@ -47,7 +46,7 @@ func (f *rawFile) readFD(p []byte) (int, error) {
 			continue
 		}
 		if err != nil {
-			return 0, errors.New(input.OSErrorText(err))
+			return 0, osErr(err)
 		}
 		return n, nil
 	}

@@ -1,13 +1,10 @@
-package app
+package pipeline
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
 	"syscall"
-
-	"github.com/evgrep/evgrep/internal/input"
 )
 
 // mapFile memory-maps a regular file read-only, as rg does for the few
@@ -17,18 +14,24 @@ import (
 func mapFile(path string) ([]byte, func(), error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, errors.New(input.OSErrorText(err))
+		return nil, nil, osErr(err)
 	}
 	defer f.Close()
+	data, release := mapOpen(f)
+	return data, release, nil
+}
+
+// mapOpen maps an open file as mapFile does; nil data when it cannot.
+func mapOpen(f *os.File) ([]byte, func()) {
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() || st.Size() == 0 || st.Size() != int64(int(st.Size())) {
-		return nil, nil, nil
+		return nil, nil
 	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		return nil, nil, nil
+		return nil, nil
 	}
-	return data, func() { _ = syscall.Munmap(data) }, nil
+	return data, func() { _ = syscall.Munmap(data) }
 }
 
 // guardFault runs fn with memory faults turned into panics and recovered:

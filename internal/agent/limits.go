@@ -1,0 +1,24 @@
+package agent
+
+// Bounds of the agent's answers and requests. (The text budgets shared
+// with the rendering code, summaryTextBudget, responseBudget and the
+// sample sizes, are declared next to it in answer.go.)
+const (
+	// everythingReserve is kept free of match lines when deciding whether
+	// a whole result fits one page (mode auto): the status line, notes
+	// and the cursor.
+	everythingReserve = 1600
+	// summaryRowReserve is kept free below each summary sample row for
+	// the lines that follow the samples (the cursor and the hint).
+	summaryRowReserve = 400
+
+	// maxContext, defaultLimit, maxLimit and maxInspectBatch bound the
+	// request fields context, limit and targets.
+	maxContext      = 20
+	defaultLimit    = 20
+	maxLimit        = 100
+	maxInspectBatch = 5
+
+	// maxProblems bounds the per-path errors kept for an answer.
+	maxProblems = 5
+)
