@@ -31,9 +31,7 @@ type searchResult struct {
 // recorded lines have no "\r".
 func runSearch(r *Request, root string, subPaths []string) (*searchResult, error) {
 	mo := matcher.Options{Patterns: []string{r.Pattern}, Fixed: r.Literal, CRLF: true, LineTerminator: '\n'}
-	if r.IgnoreCase {
-		mo.Case = matcher.Insensitive
-	}
+	mo.Case = r.caseMode()
 	m, err := matcher.Compile(mo)
 	if err != nil {
 		return nil, &Error{Code: CodePattern, Msg: err.Error()}
