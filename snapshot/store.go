@@ -63,6 +63,8 @@ type memEntry struct {
 	// entry touched last is the most recent, so a snapshot just written
 	// again is never the one evicted.
 	seq uint64
+	// bytes caches snap.Size() (0 until MemoryBytes or EvictOldest asks).
+	bytes int64
 }
 
 // NewStore returns a store persisting to the state folder dir (created with

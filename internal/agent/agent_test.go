@@ -260,6 +260,10 @@ const helperEnv = "EVGREP_AGENT_TEST_REQUEST"
 // TestMain lets the test binary act as an agent process: with helperEnv
 // set it answers that request against EVGREP_STATE_DIR and exits.
 func TestMain(m *testing.M) {
+	if path := os.Getenv(probeEnv); path != "" {
+		fmt.Println(forbidden(path))
+		os.Exit(0)
+	}
 	if req := os.Getenv(helperEnv); req != "" {
 		cwd, _ := os.Getwd()
 		a := HandleJSON([]byte(req), Env{Store: snapshot.NewStore(os.Getenv(snapshot.StateDirEnv)), Cwd: cwd})

@@ -177,33 +177,130 @@ const (
 	sampleLines   = 7
 	// sampleTextChars bounds one sample line.
 	sampleTextChars = 160
+	// maxEchoBytes bounds a path or pattern echoed in an answer (errors,
+	// status line, details); a longer one is shortened in the middle.
+	maxEchoBytes = 512
+	// summaryReserve is what a summary page keeps, after its file list,
+	// for its cursor and hint lines.
+	summaryReserve = 1600
+	// contextLineBytes is what one context row may take on average: a
+	// match line's context window gets (2·context+1) of them.
+	contextLineBytes = 100
+	// maxErrorBytes bounds the message of an error answer.
+	maxErrorBytes = 2048
+	// cutReserve is what the last guard keeps for its note when it cuts
+	// an answer's text.
+	cutReserve = 200
 )
+
+// shorten returns s when it has at most n bytes, else its head and tail
+// around a note of how many bytes were left out, cut at UTF-8 boundaries.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	keep := max(0, n-40) / 2
+	head, tail := s[:keep], s[len(s)-keep:]
+	for len(head) > 0 && !utf8.RuneStart(s[len(head)]) {
+		head = head[:len(head)-1]
+	}
+	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+		tail = tail[1:]
+	}
+	return fmt.Sprintf("%s…(%d bytes)…%s", head, len(s)-len(head)-len(tail), tail)
+}
+
+// shortenAll returns list with each string shortened to maxEchoBytes, in a
+// new slice when one changes (list may belong to a stored cursor).
+func shortenAll(list []string) []string {
+	var out []string
+	for i, s := range list {
+		if len(s) > maxEchoBytes && out == nil {
+			out = append([]string(nil), list...)
+		}
+		if out != nil {
+			out[i] = shorten(s, maxEchoBytes)
+		}
+	}
+	if out == nil {
+		return list
+	}
+	return out
+}
+
+// bound is the last guard of every answer: the text is at most
+// responseBudget bytes (cut at a line end, with a note), and the details
+// echo no path or pattern longer than maxEchoBytes.
+func bound(a *Answer) *Answer {
+	d := &a.Details
+	d.Pattern = shorten(d.Pattern, maxEchoBytes)
+	d.Root = shorten(d.Root, maxEchoBytes)
+	d.Paths = shortenAll(d.Paths)
+	d.Selection = shortenAll(d.Selection)
+	d.Problems = shortenAll(d.Problems)
+	for i := range d.UnverifiedFiles {
+		d.UnverifiedFiles[i].Path = shorten(d.UnverifiedFiles[i].Path, maxEchoBytes)
+	}
+	if d.Retried != nil {
+		r := *d.Retried
+		r.Paths = shortenAll(r.Paths)
+		r.Root = shorten(r.Root, maxEchoBytes)
+		d.Retried = &r
+	}
+	for i := range d.Targets {
+		d.Targets[i].Path = shorten(d.Targets[i].Path, maxEchoBytes)
+		d.Targets[i].Error = shorten(d.Targets[i].Error, maxEchoBytes)
+	}
+	if e := d.Error; e != nil {
+		e.Message = shorten(e.Message, maxErrorBytes)
+	}
+	if len(a.Text) > responseBudget {
+		cut := a.Text[:responseBudget-cutReserve]
+		if i := strings.LastIndexByte(cut, '\n'); i > 0 {
+			cut = cut[:i+1]
+		} else {
+			cut = strings.ToValidUTF8(cut, "") + "\n"
+		}
+		a.Text = cut + fmt.Sprintf("… %d more bytes of this answer not shown (16 KiB bound); narrow the request.\n", len(a.Text)-len(cut))
+		if d.Status == "complete" {
+			d.Status = "partial"
+		}
+	}
+	return a
+}
 
 // Env is what Handle needs from its caller.
 type Env struct {
 	Store *snapshot.Store
 	// Cwd is the directory a relative path field is resolved against.
 	Cwd string
+	// Cancelled, when set, is polled by a search walk before each file:
+	// once it reports true the walk stops and the answer is CodeCancelled.
+	Cancelled func() bool
+	// Progress, when set, is called by a search walk every ProgressEvery
+	// files with the number searched so far. It is called from several
+	// goroutines at once.
+	Progress func(files int)
 }
 
 // Handle answers one request. It never panics on bad input; failures are
 // answers with Failed set and a stable code.
 func Handle(req *Request, env Env) *Answer {
 	if err := req.Validate(); err != nil {
-		return errorAnswer(err)
+		return bound(errorAnswer(err))
 	}
 	a, err := handle(req, env)
 	if err != nil {
-		return errorAnswer(err)
+		return bound(errorAnswer(err))
 	}
-	return a
+	return bound(a)
 }
 
 // HandleJSON parses and answers a raw request.
 func HandleJSON(data []byte, env Env) *Answer {
 	req, err := ParseRequest(data)
 	if err != nil {
-		return errorAnswer(err)
+		return bound(errorAnswer(err))
 	}
 	return Handle(req, env)
 }
@@ -218,6 +315,7 @@ func errorAnswer(err error) *Answer {
 	case errors.As(err, &se):
 		code, msg = string(se.Code), se.Msg
 	}
+	msg = shorten(msg, maxErrorBytes)
 	text := fmt.Sprintf("evgrep error %s: %s\n", code, msg)
 	if strings.Contains(msg, "\n") {
 		text = fmt.Sprintf("evgrep error %s:\n%s\n", code, msg)
@@ -243,12 +341,23 @@ func handle(req *Request, env Env) (*Answer, error) {
 	if !filepath.IsAbs(rootArg) && env.Cwd != "" {
 		rootArg = filepath.Join(env.Cwd, rootArg)
 	}
+	if len(rootArg) > maxPathBytes {
+		return nil, &Error{Code: CodePathMissing, Msg: shorten(req.Path, maxEchoBytes) + ": file name too long"}
+	}
+	if abs, err := filepath.Abs(rootArg); err == nil && forbidden(resolveExisting(abs)) {
+		// Refused whether it exists or not: the answer tells nothing of
+		// what a credential store holds.
+		return nil, &Error{Code: CodePathForbidden, Msg: shorten(req.Path, maxEchoBytes) + " " + forbiddenMsg}
+	}
 	root, err := snapshot.NormalizeRoot(rootArg)
 	if err != nil {
-		return nil, &Error{Code: CodePathMissing, Msg: fmt.Sprintf("%s: %v", req.Path, errors.Unwrap(err))}
+		return nil, &Error{Code: CodePathMissing, Msg: fmt.Sprintf("%s: %v", shorten(req.Path, maxEchoBytes), errors.Unwrap(err))}
 	}
 	if forbidden(root) {
-		return nil, &Error{Code: CodePathForbidden, Msg: root + " is not searched (system or credential store, or .git internals)"}
+		return nil, &Error{Code: CodePathForbidden, Msg: shorten(root, maxEchoBytes) + " " + forbiddenMsg}
+	}
+	if err := refuseSpecial(root); err != nil {
+		return nil, err
 	}
 	switch req.Mode {
 	case ModeInspect:
@@ -265,7 +374,7 @@ func searchRequest(req *Request, env Env, root string) (*Answer, error) {
 		// path names a file: search it from its folder, so that it is
 		// shown (and its parser found) by its name.
 		if len(req.Paths) > 0 {
-			return nil, invalid("path %s names a file: paths (sub-paths of a folder) do not apply", req.Path)
+			return nil, invalid("path %s names a file: paths (sub-paths of a folder) do not apply", shorten(req.Path, maxEchoBytes))
 		}
 		r := *req
 		r.Path, r.Paths = filepath.Dir(root), StringList{filepath.Base(root)}
@@ -275,7 +384,7 @@ func searchRequest(req *Request, env Env, root string) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := runSearch(req, root, subs)
+	res, err := runSearch(req, env, root, subs)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +393,7 @@ func searchRequest(req *Request, env Env, root string) (*Answer, error) {
 		// Zero results in a sub-path: look under the whole root (or the
 		// working directory) before claiming there are none.
 		if wideRoot, wide, scope := widen(req, env, root, subs); wide != nil {
-			if full, err := runSearch(wide, wideRoot, nil); err == nil {
+			if full, err := runSearch(wide, env, wideRoot, nil); err == nil {
 				from := retryFromRoot
 				if wideRoot != root {
 					from = retryFromCwd
@@ -468,13 +577,13 @@ func cursorSelection(req *Request, env Env, snap *snapshot.Snapshot) (*snapshot.
 		case ok:
 			names = append(names, name)
 		default:
-			return nil, &snapshot.Error{Code: snapshot.CodeOptionsConflict, Msg: fmt.Sprintf("path %s is neither the cursor's root %s nor a file with matches in its search", req.Path, root)}
+			return nil, &snapshot.Error{Code: snapshot.CodeOptionsConflict, Msg: fmt.Sprintf("path %s is neither the cursor's root %s nor a file with matches in its search", shorten(req.Path, maxEchoBytes), shorten(root, maxEchoBytes))}
 		}
 	}
 	for _, p := range req.Paths {
 		name, _, ok := retainedFile(p, "", snap)
 		if !ok {
-			return nil, invalid("paths: %s is not a file with matches in the cursor's search (name files as its answers show them)", p)
+			return nil, invalid("paths: %s is not a file with matches in the cursor's search (name files as its answers show them)", shorten(p, maxEchoBytes))
 		}
 		names = append(names, name)
 	}
@@ -524,16 +633,25 @@ func subPaths(root string, paths []string) ([]string, error) {
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(root, p)
 		}
+		if len(abs) > maxPathBytes {
+			return nil, &Error{Code: CodePathMissing, Msg: shorten(p, maxEchoBytes) + ": file name too long"}
+		}
+		if forbidden(resolveExisting(abs)) {
+			return nil, &Error{Code: CodePathForbidden, Msg: shorten(p, maxEchoBytes) + " " + forbiddenMsg}
+		}
 		real, err := filepath.EvalSymlinks(abs)
 		if err != nil {
-			return nil, &Error{Code: CodePathMissing, Msg: p + ": no such file or directory"}
+			return nil, &Error{Code: CodePathMissing, Msg: shorten(p, maxEchoBytes) + ": no such file or directory"}
 		}
 		rel, err := filepath.Rel(root, real)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-			return nil, invalid("%s is outside the root %s", p, root)
+			return nil, invalid("%s is outside the root %s", shorten(p, maxEchoBytes), shorten(root, maxEchoBytes))
 		}
 		if forbidden(real) {
-			return nil, &Error{Code: CodePathForbidden, Msg: p + " is not searched (system or credential store, or .git internals)"}
+			return nil, &Error{Code: CodePathForbidden, Msg: shorten(p, maxEchoBytes) + " " + forbiddenMsg}
+		}
+		if err := refuseSpecial(real); err != nil {
+			return nil, err
 		}
 		if rel == "." {
 			return nil, nil
@@ -561,14 +679,14 @@ func statusLine(snap *snapshot.Snapshot, sel snapshot.PathSelection) string {
 	scope := ""
 	if !sel.All() {
 		st := snap.Count(sel)
-		scope = fmt.Sprintf(" (selection %s: %d lines in %d files)", strings.Join(sel.Paths, ", "), st.Lines, st.Files)
+		scope = fmt.Sprintf(" (selection %s: %d lines in %d files)", shorten(strings.Join(sel.Paths, ", "), maxEchoBytes), st.Lines, st.Files)
 	}
 	state := "complete"
 	if t.Partial {
 		state = fmt.Sprintf("partial: %d of %d lines retained, totals exact", t.Retained, t.Lines)
 	}
 	return fmt.Sprintf("evgrep: %d matching lines (%d occurrences) in %d of %d files searched for %s under %s — %s%s\n",
-		t.Lines, t.Occurrences, t.Files, t.Searched, quotePattern(snap.Meta.Options["pattern"]), snap.Meta.Root, state, scope)
+		t.Lines, t.Occurrences, t.Files, t.Searched, quotePattern(shorten(snap.Meta.Options["pattern"], maxEchoBytes)), shorten(snap.Meta.Root, maxEchoBytes), state, scope)
 }
 
 func quotePattern(p string) string {
@@ -587,6 +705,25 @@ func renderSummary(a *Answer, v view, offset int) error {
 	writeRetry(&b, d)
 	files, next, done := snap.SummaryPage(offset, snapshot.MaxSummaryFiles)
 	total := len(snap.Files())
+	// The file list: as many files of the page as fit (long paths end the
+	// page early; the cursor goes on from the first file not listed).
+	var list strings.Builder
+	for i, f := range files {
+		row := fmt.Sprintf("%7d  %s", f.Lines, f.Path)
+		if f.Occurrences != f.Lines {
+			row += fmt.Sprintf("  (%d occurrences)", f.Occurrences)
+		}
+		if !f.Revision.Verified {
+			row += "  [unverified]"
+		}
+		row += "\n"
+		if i > 0 && b.Len()+list.Len()+len(row)+summaryReserve > responseBudget {
+			files, next, done = files[:i], offset+i, false
+			break
+		}
+		list.WriteString(row)
+		d.Files = append(d.Files, FileJSON{Path: f.Path, Lines: f.Lines, Occurrences: f.Occurrences, Unverified: !f.Revision.Verified})
+	}
 	if total == 0 {
 		b.WriteString("No matches.\n")
 	} else if len(files) == 0 {
@@ -594,17 +731,9 @@ func renderSummary(a *Answer, v view, offset int) error {
 	} else {
 		fmt.Fprintf(&b, "Files by matching lines (%d–%d of %d):\n", offset+1, offset+len(files), total)
 	}
+	b.WriteString(list.String())
 	pageLines := 0
 	for _, f := range files {
-		fmt.Fprintf(&b, "%7d  %s", f.Lines, f.Path)
-		if f.Occurrences != f.Lines {
-			fmt.Fprintf(&b, "  (%d occurrences)", f.Occurrences)
-		}
-		if !f.Revision.Verified {
-			b.WriteString("  [unverified]")
-		}
-		b.WriteByte('\n')
-		d.Files = append(d.Files, FileJSON{Path: f.Path, Lines: f.Lines, Occurrences: f.Occurrences, Unverified: !f.Revision.Verified})
 		pageLines += f.Lines
 	}
 	d.Page = &PageJSON{Kind: string(snapshot.KindSummary), Offset: offset, Count: len(files), Total: total, Done: done, Limit: v.limit, Context: v.context}
@@ -792,10 +921,11 @@ func renderMatches(a *Answer, v view, sel snapshot.PathSelection, offset int) er
 	writeRetry(&b, d)
 	ctx := v.context
 	budget := responseBudget - b.Len() - 600
+	allowance := (2*ctx + 1) * contextLineBytes // what one line's context may take
 	size := func(l snapshot.Line) int {
 		n := len(formatLine(l, snapshot.MaxExcerptChars))
 		if ctx > 0 {
-			n += (2*ctx + 1) * 100
+			n += allowance
 		}
 		return n
 	}
@@ -819,7 +949,7 @@ func renderMatches(a *Answer, v view, sel snapshot.PathSelection, offset int) er
 		m.Unverified = !f.Revision.Verified
 		d.Matches = append(d.Matches, m)
 		if ctx > 0 {
-			writeContext(&b, d, snap, sources, l, ctx)
+			writeContext(&b, d, snap, sources, l, ctx, allowance)
 		}
 	}
 	writeUnverified(&b, d, pageFiles)
@@ -867,13 +997,24 @@ type source struct {
 	shown   int // last line already shown as context (windows never repeat)
 }
 
-func writeContext(b *strings.Builder, d *Details, snap *snapshot.Snapshot, cache map[string]*source, l snapshot.Line, ctx int) {
+// writeContext writes the context window of match line l in at most
+// allowance bytes: rows are clipped, and the window ends early, to fit.
+func writeContext(b *strings.Builder, d *Details, snap *snapshot.Snapshot, cache map[string]*source, l snapshot.Line, ctx, allowance int) {
 	src := cache[l.Path]
 	if src == nil {
 		src = &source{}
 		cache[l.Path] = src
 		f, _ := snap.File(l.Path)
-		data, st, err := revisions.ReadVerified(filepath.Join(snap.Meta.Root, l.Path), f.Revision, snapshot.MaxInspectBytes)
+		abs := filepath.Join(snap.Meta.Root, l.Path)
+		real, err := filepath.EvalSymlinks(abs)
+		if err == nil && forbidden(real) {
+			err = errPathForbidden // a snapshot from the state folder names it
+		}
+		var data []byte
+		st := revisions.Unknown
+		if err == nil {
+			data, st, err = revisions.ReadVerified(real, f.Revision, snapshot.MaxInspectBytes)
+		}
 		if err != nil || st != revisions.Same {
 			src.changed = true
 		} else {
@@ -881,7 +1022,7 @@ func writeContext(b *strings.Builder, d *Details, snap *snapshot.Snapshot, cache
 		}
 	}
 	if src.changed {
-		fmt.Fprintf(b, "    (context not shown: %s changed since the search)\n", l.Path)
+		fmt.Fprintf(b, "    (context not shown: %s changed since the search)\n", shorten(l.Path, max(16, allowance-60)))
 		d.Context = append(d.Context, ContextJSON{Match: l.Match, Path: l.Path, Changed: true})
 		return
 	}
@@ -890,7 +1031,6 @@ func writeContext(b *strings.Builder, d *Details, snap *snapshot.Snapshot, cache
 	if first > last {
 		return // the previous match's window already showed these lines
 	}
-	src.shown = last
 	cj := ContextJSON{Match: l.Match, Path: l.Path, FirstLine: first}
 	for n := first; n <= last; n++ {
 		text := strings.TrimRight(string(src.lines[n-1]), "\r\n")
@@ -899,7 +1039,18 @@ func writeContext(b *strings.Builder, d *Details, snap *snapshot.Snapshot, cache
 		if n == l.Number {
 			mark = ">"
 		}
-		fmt.Fprintf(b, "    %s%d %s\n", mark, n, text)
+		prefix := fmt.Sprintf("    %s%d ", mark, n)
+		room := allowance - len(prefix) - 1
+		if room < 8 {
+			break
+		}
+		if len(text) > room {
+			text = shorten(text, room)
+		}
+		row := prefix + text + "\n"
+		allowance -= len(row)
+		b.WriteString(row)
+		src.shown = n
 		cj.Lines = append(cj.Lines, text)
 	}
 	d.Context = append(d.Context, cj)

@@ -1,11 +1,13 @@
 package agent
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/evgrep/evgrep/internal/oserr"
@@ -28,8 +30,9 @@ type searchResult struct {
 // builds the snapshot. Paths in the snapshot are relative to root. The
 // files are read by the same pipeline as rg's form (byte-order marks and
 // all), with rg's --crlf line handling: `$` matches before "\r\n" and the
-// recorded lines have no "\r".
-func runSearch(r *Request, root string, subPaths []string) (*searchResult, error) {
+// recorded lines have no "\r". The walk stops when env.Cancelled says so,
+// and env.Progress hears of every ProgressEvery files.
+func runSearch(r *Request, env Env, root string, subPaths []string) (*searchResult, error) {
 	mo := matcher.Options{Patterns: []string{r.Pattern}, Fixed: r.Literal, CRLF: true, LineTerminator: '\n'}
 	mo.Case = r.caseMode()
 	m, err := matcher.Compile(mo)
@@ -71,11 +74,15 @@ func runSearch(r *Request, root string, subPaths []string) (*searchResult, error
 	wo.OnError = func(err error) { note(err.Error()) }
 
 	b := snapshot.NewBuilder()
+	w := &walkState{env: env}
 	err = pipeline.Run(roots, opts, m, func() pipeline.Sink {
-		return &collector{b: b, m: m, root: root, note: note}
+		return &collector{b: b, m: m, root: root, note: note, walk: w}
 	})
 	if err != nil {
 		return nil, invalid("%v", err)
+	}
+	if w.cancelled.Load() {
+		return nil, &Error{Code: CodeCancelled, Msg: fmt.Sprintf("the search was cancelled after %d files", w.seen.Load())}
 	}
 	res.snap = b.Build(snapshot.Meta{Root: root, Options: r.searchOptions(), Created: time.Now()})
 	return res, nil
@@ -89,6 +96,7 @@ type collector struct {
 	m      *matcher.Matcher
 	root   string
 	note   func(string)
+	walk   *walkState
 	path   string // the current file, relative to root
 	tr     *revisions.Tracker
 	ranges []matcher.Range
@@ -96,9 +104,26 @@ type collector struct {
 	sr     []snapshot.Range
 }
 
-// Begin implements pipeline.Sink: stdin and forbidden paths are passed over.
+// walkState is what the workers of one search share: the cancel check and
+// the progress count.
+type walkState struct {
+	env       Env
+	seen      atomic.Int64
+	cancelled atomic.Bool
+}
+
+// Begin implements pipeline.Sink: stdin and forbidden paths are passed
+// over; a cancelled request stops the walk.
 func (c *collector) Begin(e walker.Entry) (bool, bool) {
-	if e.Stdin || forbidden(e.Path) {
+	w := c.walk
+	if w.env.Cancelled != nil && w.env.Cancelled() {
+		w.cancelled.Store(true)
+		return false, false
+	}
+	if n := w.seen.Add(1); w.env.Progress != nil && n%ProgressEvery == 0 {
+		w.env.Progress(int(n))
+	}
+	if e.Stdin || forbiddenFile(e.Path) {
 		return false, true
 	}
 	rel, err := filepath.Rel(c.root, e.Path)
@@ -112,7 +137,7 @@ func (c *collector) Begin(e walker.Entry) (bool, bool) {
 
 // Open implements pipeline.Opener.
 func (c *collector) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
-	f, err := os.Open(e.Path)
+	f, err := openChecked(e.Path)
 	if err != nil {
 		return nil, nil, oserr.Wrap(err)
 	}
@@ -169,28 +194,3 @@ func (c *collector) BinaryData(*search.Searcher, int64) (bool, error) { return t
 
 // Finish implements search.Sink.
 func (c *collector) Finish(*search.Searcher, *search.Finish) error { return nil }
-
-// forbiddenPrefixes are never read, after resolving symlinks: system
-// pseudo-filesystems and credential stores.
-func forbiddenPrefixes() []string {
-	out := []string{"/proc", "/sys", "/dev"}
-	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		for _, p := range []string{".ssh", ".aws", ".gnupg", ".config/gcloud", ".azure", ".kube", ".docker", ".netrc", ".git-credentials", ".password-store", ".pgpass", ".npmrc", ".pypirc", ".cargo/credentials", ".cargo/credentials.toml", ".config/gh"} {
-			out = append(out, filepath.Join(home, p))
-		}
-	}
-	return out
-}
-
-var forbiddenList = forbiddenPrefixes()
-
-// forbidden reports whether an absolute path (already resolved) is a .git
-// internal or lies in a forbidden place.
-func forbidden(path string) bool {
-	for _, p := range forbiddenList {
-		if path == p || strings.HasPrefix(path, p+"/") {
-			return true
-		}
-	}
-	return strings.Contains(path+"/", "/.git/")
-}

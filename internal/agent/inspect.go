@@ -24,6 +24,9 @@ const (
 	fallbackLines = 15
 	// inspectReserve is what one target's header and notes may take.
 	inspectReserve = 400
+	// inspectEchoBytes bounds a target's path or error echoed in its
+	// header line, so that a header fits inspectReserve.
+	inspectEchoBytes = 160
 )
 
 // Inspect outcomes.
@@ -123,7 +126,7 @@ func inspect(req *Request, env Env, root string) (*Answer, error) {
 	d.Mode, d.Root, d.Status = ModeInspect, root, "complete"
 	var b strings.Builder
 	budget := responseBudget - 200
-	fmt.Fprintf(&b, "evgrep inspect: %d target(s) under %s\n", len(targets), root)
+	fmt.Fprintf(&b, "evgrep inspect: %d target(s) under %s\n", len(targets), shorten(root, maxEchoBytes))
 	shown := map[string][][2]int{} // path → line ranges already shown
 	shownBy := map[string][]int{}  // path → index of the target that showed each range
 	for i, t := range targets {
@@ -131,7 +134,7 @@ func inspect(req *Request, env Env, root string) (*Answer, error) {
 		sp, err := resolveSpan(root, t)
 		if err != nil {
 			tj.Outcome, tj.Error = outcomeError, err.Error()
-			fmt.Fprintf(&b, "== %s:%d — error: %s\n", t.path, t.line, err)
+			fmt.Fprintf(&b, "== %s:%d — error: %s\n", shorten(t.path, inspectEchoBytes), t.line, shorten(err.Error(), inspectEchoBytes))
 			d.Targets = append(d.Targets, tj)
 			continue
 		}
@@ -144,7 +147,7 @@ func inspect(req *Request, env Env, root string) (*Answer, error) {
 		if j := overlapping(shown[t.path], sp.first, sp.last); j >= 0 {
 			tj.Outcome, tj.SharedWith = outcomeReturned, shownBy[t.path][j]+1
 			tj.FirstLine, tj.LastLine = sp.first, sp.last
-			fmt.Fprintf(&b, "== %s:%d — shown above with target %d\n", t.path, t.line, tj.SharedWith)
+			fmt.Fprintf(&b, "== %s:%d — shown above with target %d\n", shorten(t.path, inspectEchoBytes), t.line, tj.SharedWith)
 			d.Targets = append(d.Targets, tj)
 			continue
 		}
@@ -205,12 +208,18 @@ func resolveSpan(root string, t inspectTarget) (*span, error) {
 	if filepath.IsAbs(t.path) {
 		abs = t.path
 	}
+	if len(abs) > maxPathBytes {
+		return nil, errors.New("file name too long")
+	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		return nil, errors.New("no such file")
 	}
 	if forbidden(real) {
-		return nil, errors.New("not inspected (system or credential store, or .git internals)")
+		return nil, &Error{Code: CodePathForbidden, Msg: "not inspected: " + forbiddenMsg}
+	}
+	if err := refuseSpecial(real); err != nil {
+		return nil, err
 	}
 	var data []byte
 	var rev revisions.Revision
@@ -222,7 +231,7 @@ func resolveSpan(root string, t inspectTarget) (*span, error) {
 		}
 		rev = *t.rev
 	} else {
-		f, err := os.Open(real)
+		f, err := openChecked(real)
 		if err != nil {
 			return nil, errors.New(firstLine(err.Error()))
 		}
@@ -288,14 +297,15 @@ func resolveSpan(root string, t inspectTarget) (*span, error) {
 }
 
 func writeSpanHeader(b *strings.Builder, t inspectTarget, sp *span) {
+	t.path = shorten(t.path, inspectEchoBytes)
 	label := ""
 	if t.match > 0 {
 		label = fmt.Sprintf(" {match #%d}", t.match)
 	}
 	if sp.decl != nil {
-		fmt.Fprintf(b, "== %s:%d%s → %s %s, lines %d–%d\n", t.path, t.line, label, sp.decl.Kind, sp.decl.Name, sp.decl.StartLine, sp.decl.EndLine)
+		fmt.Fprintf(b, "== %s:%d%s → %s %s, lines %d–%d\n", t.path, t.line, label, sp.decl.Kind, shorten(sp.decl.Name, inspectEchoBytes), sp.decl.StartLine, sp.decl.EndLine)
 		if h := sp.decl.Header; h != nil {
-			fmt.Fprintf(b, "   in %s %s (lines %d–%d): %s\n", h.Kind, h.Name, h.StartLine, h.EndLine, h.Signature)
+			fmt.Fprintf(b, "   in %s %s (lines %d–%d): %s\n", h.Kind, shorten(h.Name, inspectEchoBytes), h.StartLine, h.EndLine, h.Signature)
 		}
 	} else {
 		fmt.Fprintf(b, "== %s:%d%s → lines %d–%d (window: %s)\n", t.path, t.line, label, sp.first, sp.last, sp.fallback)
@@ -387,16 +397,26 @@ func continueSource(env Env, snap *snapshot.Snapshot) (*Answer, error) {
 		return nil, &snapshot.Error{Code: snapshot.CodeUnavailable, Msg: "corrupt source cursor"}
 	}
 	root := snap.Meta.Root
-	data, st, err := revisions.ReadVerified(filepath.Join(root, path), rev, snapshot.MaxInspectBytes)
+	// The cursor's snapshot may come from the state folder: what it names
+	// is checked again.
+	real, err := filepath.EvalSymlinks(filepath.Join(root, path))
+	if err == nil && forbidden(real) {
+		return nil, &Error{Code: CodePathForbidden, Msg: shorten(path, maxEchoBytes) + " " + forbiddenMsg}
+	}
+	var data []byte
+	st := revisions.Missing
+	if err == nil {
+		data, st, err = revisions.ReadVerified(real, rev, snapshot.MaxInspectBytes)
+	}
 	if err != nil || st != revisions.Same {
-		return nil, &Error{Code: CodeSourceChanged, Msg: path + " changed since it was inspected; inspect it again"}
+		return nil, &Error{Code: CodeSourceChanged, Msg: shorten(path, maxEchoBytes) + " changed since it was inspected; inspect it again"}
 	}
 	sp := &span{first: first, last: last, data: data, rev: rev}
 	a := &Answer{}
 	d := &a.Details
 	d.Mode, d.Root, d.Status = ModeInspect, root, "complete"
 	var b strings.Builder
-	fmt.Fprintf(&b, "evgrep inspect (continued): %s lines %d–%d\n", path, first, last)
+	fmt.Fprintf(&b, "evgrep inspect (continued): %s lines %d–%d\n", shorten(path, maxEchoBytes), first, last)
 	end, _ := writeSource(&b, sp, first, last, responseBudget-600)
 	tj := TargetJSON{Path: path, Line: first, Outcome: outcomeReturned, FirstLine: first, LastLine: end}
 	if end < last {

@@ -29,3 +29,6 @@ const (
 	// maxProblems bounds the per-path errors kept for an answer.
 	maxProblems = 5
 )
+
+// ProgressEvery is how many searched files separate two Env.Progress calls.
+const ProgressEvery = 256

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -57,9 +56,28 @@ func outlineOne(root, p string) FileOutline {
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(root, p)
 	}
-	f, err := os.Open(abs)
+	// A path named by the caller may be a link (rg follows those); it is
+	// resolved and checked first, and openChecked refuses a link that
+	// appears after that.
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if forbidden(abs) {
+		fo.Note = forbiddenMsg
+		return fo
+	}
+	f, err := openChecked(abs)
 	if err != nil {
-		fo.Note = "unreadable"
+		switch {
+		case errors.Is(err, errNotRegular):
+			fo.Note = "not a regular file; not read"
+		case errors.Is(err, errLinkNotFollowed):
+			fo.Note = "a symbolic link; not followed"
+		case errors.Is(err, errPathForbidden):
+			fo.Note = forbiddenMsg
+		default:
+			fo.Note = "unreadable"
+		}
 		return fo
 	}
 	data, err := io.ReadAll(io.LimitReader(f, snapshot.MaxInspectBytes+1))
@@ -167,7 +185,7 @@ func ListFiles(root string, roots []string, opts walker.Options) ([]string, erro
 	var mu sync.Mutex
 	var files []string
 	err := pipeline.Files(roots, opts, func(e walker.Entry) bool {
-		if e.Stdin || forbidden(e.Path) {
+		if e.Stdin || forbiddenFile(e.Path) {
 			return true
 		}
 		p := e.Path
@@ -214,15 +232,13 @@ func outline(req *Request, env Env, root string) (*Answer, error) {
 			parsed++
 		}
 	}
-	fmt.Fprintf(&b, "evgrep outline: %d files under %s, %d with declarations\n", len(outlines), root, parsed)
+	fmt.Fprintf(&b, "evgrep outline: %d files under %s, %d with declarations\n", len(outlines), shorten(root, maxEchoBytes), parsed)
 	n := WriteOutlineText(&b, outlines, responseBudget-400)
 	if n < len(outlines) {
 		d.Status = "partial"
 		fmt.Fprintf(&b, "… %d more files not shown (16 KiB bound); narrow with paths.\n", len(outlines)-n)
 	}
-	for _, fo := range outlines[:n] {
-		d.Outlines = append(d.Outlines, fo)
-	}
+	d.Outlines = append(d.Outlines, outlines[:n]...)
 	a.Text = b.String()
 	return a, nil
 }

@@ -77,7 +77,7 @@ var encodingExpect = map[string]map[string]int{
 func agentCounts(t *testing.T, root, pattern string) map[string]int {
 	t.Helper()
 	sensitive := false // rg's default, not the agent's smart case
-	res, err := runSearch(&Request{Pattern: pattern, IgnoreCase: &sensitive}, root, nil)
+	res, err := runSearch(&Request{Pattern: pattern, IgnoreCase: &sensitive}, Env{}, root, nil)
 	if err != nil {
 		t.Fatalf("%q: %v", pattern, err)
 	}
@@ -176,7 +176,7 @@ func TestAgentTotalsMatchRGOnGoroot(t *testing.T) {
 // a CRLF line is recorded without its "\r", and a UTF-16 file as UTF-8.
 func TestAgentLinesLoseCR(t *testing.T) {
 	root := tree(t, encodingTree())
-	res, err := runSearch(&Request{Pattern: "hello"}, root, nil)
+	res, err := runSearch(&Request{Pattern: "hello"}, Env{}, root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,6 +74,7 @@ const (
 	CodePathMissing    = "E_PATH_NOT_FOUND"
 	CodePattern        = "E_PATTERN_INVALID"
 	CodeSourceChanged  = "E_SOURCE_CHANGED"
+	CodeCancelled      = "E_CANCELLED"
 )
 
 // Error is an agent-facing failure with a stable code.
@@ -108,7 +109,7 @@ func (r *Request) Validate() error {
 	switch r.Mode {
 	case "", ModeAuto, ModeSummary, ModeMatches, ModeInspect, ModeOutline:
 	default:
-		return invalid("mode %q: expected auto, summary, matches, inspect or outline", r.Mode)
+		return invalid("mode %q: expected auto, summary, matches, inspect or outline", shorten(r.Mode, 64))
 	}
 	if r.Context != nil && (*r.Context < 0 || *r.Context > maxContext) {
 		return invalid("context %d: expected 0-%d", *r.Context, maxContext)

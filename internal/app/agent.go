@@ -44,7 +44,7 @@ func (r *run) mcp() int {
 	cwd, _ := os.Getwd()
 	var err error
 	if r.cfg.MCPHTTP != "" {
-		err = mcpserver.ServeHTTP(r.cfg.MCPHTTP, cwd, r.stderr)
+		err = mcpserver.ServeHTTP(r.cfg.MCPHTTP, cwd, mcpserver.Options{AllowOrigins: r.cfg.MCPAllowOrigins}, r.stderr)
 	} else {
 		err = mcpserver.ServeStdio(r.stdin, r.rawOut, cwd)
 	}

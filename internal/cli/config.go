@@ -99,6 +99,8 @@ type Config struct {
 	AgentRequest string
 	AgentFormat  string
 	MCPHTTP      string
+	// MCPAllowOrigins are the browser origins the MCP HTTP server serves.
+	MCPAllowOrigins []string
 }
 
 // Load parses argv and derives the Config.
@@ -126,6 +128,7 @@ func Load(argv []string, env Env) (*Config, error) {
 	if a.Has("mcp") || a.Has("mcp-http") {
 		c.Command = CmdMCP
 		c.MCPHTTP, _ = a.Value("mcp-http")
+		c.MCPAllowOrigins = a.Values("mcp-allow-origin")
 		return c, nil
 	}
 

@@ -173,6 +173,7 @@ var flagTable = []flagDef{
 	{long: "agent-format", value: true, possible: []string{"text", "json"}},
 	{long: "mcp"},
 	{long: "mcp-http", value: true},
+	{long: "mcp-allow-origin", value: true},
 	{long: "outline"},
 }
 

@@ -118,6 +118,8 @@ var flagHelp = map[string]string{
 	"mcp":           "evgrep: serve the agent tool over MCP on stdio.",
 	"mcp-http":      "evgrep: serve MCP over streamable HTTP on ADDR (loopback by default).",
 	"outline":       "evgrep: print the declarations of files (with --json: structured).",
+
+	"mcp-allow-origin": "evgrep: serve browser pages of this origin over --mcp-http (exact match, repeatable).",
 }
 
 // WriteHelp prints evgrep's help in rg's layout: usage, arguments, then

@@ -1,225 +1,230 @@
 package mcpserver
 
 import (
-	"encoding/hex"
+	"bufio"
+	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/evgrep/evgrep/internal/agent"
 )
 
-const (
-	initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
-	pingBody = `{"jsonrpc":"2.0","id":2,"method":"ping"}`
-)
+const pingBody = `{"jsonrpc":"2.0","id":2,"method":"ping"}`
 
-// fakeClock is the handler's clock in these tests (the handler is called
-// directly, so there is no concurrency).
-type fakeClock struct{ t time.Time }
-
-func (c *fakeClock) now() time.Time { return c.t }
-
-func testHandler(t *testing.T) (*httpHandler, *fakeClock) {
-	clk := &fakeClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
-	h := newHTTPHandler(testTree(t))
-	h.now = clk.now
-	return h, clk
+// testServer serves a new handler (with opts) on a loopback port.
+func testServer(t *testing.T, opts Options) (*httptest.Server, *httpHandler) {
+	t.Helper()
+	h := newHTTPHandler(newServer(testTree(t)), opts)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv, h
 }
 
-// do sends one request straight to h; headers holds name, value pairs.
-func do(h http.Handler, method, body string, headers ...string) *httptest.ResponseRecorder {
-	r := httptest.NewRequest(method, "/", strings.NewReader(body))
+// post sends one request; headers holds name, value pairs ("Host" sets
+// the Host header). It returns the status, the headers and the body.
+func post(t *testing.T, url, method, body string, headers ...string) (int, http.Header, string) {
+	t.Helper()
+	r, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("Accept", "application/json, text/event-stream")
 	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i] == "Host" {
+			r.Host = headers[i+1]
+			continue
+		}
 		r.Header.Set(headers[i], headers[i+1])
 	}
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
-	return w
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
 }
 
-// initialize opens a session and returns its id.
-func initialize(t *testing.T, h http.Handler) string {
+// messages returns the JSON-RPC messages of a body: JSON, or the data of
+// SSE events.
+func messages(t *testing.T, header http.Header, body string) []string {
 	t.Helper()
-	w := do(h, "POST", initBody)
-	id := w.Header().Get(sessionHeader)
-	if w.Code != 200 || len(id) != 32 {
-		t.Fatalf("initialize: %d, session %q: %s", w.Code, id, w.Body)
+	if !strings.HasPrefix(header.Get("Content-Type"), "text/event-stream") {
+		return []string{body}
 	}
-	if _, err := hex.DecodeString(id); err != nil {
-		t.Fatalf("session id %q is not hex", id)
+	var out []string
+	sc := bufio.NewScanner(strings.NewReader(body))
+	for sc.Scan() {
+		if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// initialize opens a session of the given protocol version and returns its
+// id.
+func initialize(t *testing.T, url, version string) string {
+	t.Helper()
+	code, h, body := post(t, url, "POST", initLine(version))
+	id := h.Get(sessionHeader)
+	if code != 200 || id == "" {
+		t.Fatalf("initialize: %d, session %q: %s", code, id, body)
+	}
+	checkReply(t, []byte(messages(t, h, body)[0]), want{id: "1", result: versionIs(version)})
+	if code, _, body := post(t, url, "POST", initializedLine, sessionHeader, id, protocolHeader, version); code != 202 {
+		t.Fatalf("initialized: %d %s", code, body)
 	}
 	return id
 }
 
-func isJSONReply(id string, check func(t *testing.T, raw []byte)) func(t *testing.T, w *httptest.ResponseRecorder) {
-	return func(t *testing.T, w *httptest.ResponseRecorder) {
-		t.Helper()
-		if ct := w.Header().Get("Content-Type"); ct != "application/json" {
-			t.Fatalf("Content-Type %q", ct)
-		}
-		checkReply(t, w.Body.Bytes(), want{id: id, result: check})
-	}
-}
-
-// TestHTTP: status codes and bodies of the streamable HTTP transport.
-// Each case runs on a new handler with one initialized session (sid).
+// TestHTTP: status codes and bodies of the streamable HTTP transport and
+// the checks in front of it. Each case runs on a new server with one
+// initialized session (SID) of protocol 2025-06-18; in headers, "SID" is
+// replaced by its id and "HOSTPORT" by the server's host:port.
 func TestHTTP(t *testing.T) {
+	tooMany := "[" + strings.TrimSuffix(strings.Repeat(pingBody+",", maxBatch+1), ",") + "]"
 	cases := []struct {
-		name   string
-		before func(t *testing.T, h *httpHandler, clk *fakeClock, sid string)
-		method string
-		body   string
-		// headers are name, value pairs; "SID" as a value is the session id.
+		name    string
+		opts    Options
+		method  string
+		body    string
 		headers []string
 		status  int
-		check   func(t *testing.T, w *httptest.ResponseRecorder)
+		check   func(t *testing.T, h http.Header, body string)
 	}{
-		{name: "initialize opens a session", method: "POST", body: initBody, status: 200,
-			check: func(t *testing.T, w *httptest.ResponseRecorder) {
-				if len(w.Header().Get(sessionHeader)) != 32 {
-					t.Fatalf("no session id: %v", w.Header())
-				}
-				isJSONReply("1", versionIs("2025-06-18"))(t, w)
-			}},
 		{name: "request in the session", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID"}, status: 200,
-			check: isJSONReply("2", isEmptyObject)},
-		{name: "batch", method: "POST", body: "[" + pingBody + "," + toolCall(`{"pattern":"needle"}`) + "]", headers: []string{sessionHeader, "SID"}, status: 200,
-			check: func(t *testing.T, w *httptest.ResponseRecorder) {
-				var rs []json.RawMessage
-				if err := json.Unmarshal(w.Body.Bytes(), &rs); err != nil || len(rs) != 2 {
-					t.Fatalf("batch reply %s: %v", w.Body, err)
-				}
-				checkReply(t, rs[0], want{id: "2", result: isEmptyObject})
-				checkReply(t, rs[1], want{id: "7"})
+			check: func(t *testing.T, h http.Header, body string) {
+				checkReply(t, []byte(messages(t, h, body)[0]), want{id: "2", result: isEmptyObject})
 			}},
-		{name: "missing session", method: "POST", body: pingBody, status: 400},
 		{name: "unknown session", method: "POST", body: pingBody, headers: []string{sessionHeader, "0123456789abcdef0123456789abcdef"}, status: 404},
-		{name: "DELETE then reuse",
-			before: func(t *testing.T, h *httpHandler, _ *fakeClock, sid string) {
-				if w := do(h, "DELETE", "", sessionHeader, sid); w.Code != 200 {
-					t.Fatalf("DELETE: %d", w.Code)
-				}
-			},
-			method: "POST", body: pingBody, headers: []string{sessionHeader, "SID"}, status: 404},
+		{name: "DELETE", method: "DELETE", headers: []string{sessionHeader, "SID"}, status: 204},
 		{name: "DELETE unknown session", method: "DELETE", headers: []string{sessionHeader, "ff"}, status: 404},
-		{name: "DELETE without session", method: "DELETE", status: 400},
-		{name: "idle session expires", before: func(_ *testing.T, _ *httpHandler, clk *fakeClock, _ string) {
-			clk.t = clk.t.Add(sessionIdle + time.Second)
-		},
-			method: "POST", body: pingBody, headers: []string{sessionHeader, "SID"}, status: 404},
-		{name: "session used within the idle time", before: func(_ *testing.T, _ *httpHandler, clk *fakeClock, _ string) {
-			clk.t = clk.t.Add(sessionIdle - time.Second)
-		},
-			method: "POST", body: pingBody, headers: []string{sessionHeader, "SID"}, status: 200},
-		{name: "GET", method: "GET", headers: []string{sessionHeader, "SID", "Accept", "text/event-stream"}, status: 405,
-			check: func(t *testing.T, w *httptest.ResponseRecorder) {
-				if w.Header().Get("Allow") == "" {
-					t.Fatal("405 without Allow")
-				}
-			}},
 		{name: "PUT", method: "PUT", body: pingBody, headers: []string{sessionHeader, "SID"}, status: 405},
-		{name: "foreign Origin", method: "POST", body: initBody, headers: []string{"Origin", "http://evil.example"}, status: 403},
-		{name: "DNS-rebound Origin", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Origin", "http://localhost.evil.example:8080"}, status: 403},
-		{name: "null Origin", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Origin", "null"}, status: 403},
-		{name: "localhost Origin", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Origin", "http://localhost:3000"}, status: 200},
-		{name: "[::1] Origin", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Origin", "http://[::1]:3000"}, status: 200},
-		{name: "notification only", method: "POST", body: `{"jsonrpc":"2.0","method":"notifications/initialized"}`, headers: []string{sessionHeader, "SID"}, status: 202,
-			check: func(t *testing.T, w *httptest.ResponseRecorder) {
-				if w.Body.Len() != 0 {
-					t.Fatalf("202 with a body: %s", w.Body)
-				}
-			}},
-		{name: "SSE for an event-stream-only client", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Accept", "text/event-stream"}, status: 200,
-			check: func(t *testing.T, w *httptest.ResponseRecorder) {
-				body := w.Body.String()
-				if ct := w.Header().Get("Content-Type"); ct != "text/event-stream" ||
-					!strings.HasPrefix(body, "event: message\ndata: ") || !strings.HasSuffix(body, "\n\n") || strings.Count(body, "\n") != 3 {
-					t.Fatalf("SSE reply %q (%s)", body, ct)
-				}
-				checkReply(t, []byte(strings.TrimSuffix(strings.TrimPrefix(body, "event: message\ndata: "), "\n\n")), want{id: "2", result: isEmptyObject})
-			}},
-		{name: "JSON when both are accepted", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Accept", "text/event-stream;q=1, application/json;q=0.9"}, status: 200,
-			check: isJSONReply("2", isEmptyObject)},
-		{name: "supported protocol version header", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", protocolHeader, "2025-06-18"}, status: 200},
-		{name: "unsupported protocol version header", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", protocolHeader, "2026-07-28"}, status: 400},
-		{name: "body too large", method: "POST", body: `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":"` + strings.Repeat("a", maxBodyBytes) + `"}}`,
+		{name: "unsupported protocol version header", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", protocolHeader, "2000-01-01"}, status: 400},
+		{name: "body too large", method: "POST", body: `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":"` + strings.Repeat("a", maxMessageBytes) + `"}}`,
 			headers: []string{sessionHeader, "SID"}, status: 413},
-		{name: "invalid JSON", method: "POST", body: `{"jsonrpc":`, headers: []string{sessionHeader, "SID"}, status: 400,
-			check: func(t *testing.T, w *httptest.ResponseRecorder) {
-				checkReply(t, w.Body.Bytes(), want{id: "null", code: -32700})
+
+		// DNS rebinding: the Host must be this server's address.
+		{name: "Host 127.0.0.1", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Host", "HOSTPORT"}, status: 200},
+		{name: "Host localhost", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Host", "localhost:PORT"}, status: 200},
+		{name: "Host of a foreign name", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Host", "evil.example:PORT"}, status: 403},
+		{name: "Host localhost.evil", method: "POST", body: initLine("2025-06-18"), headers: []string{"Host", "localhost.evil.example:PORT"}, status: 403},
+		{name: "Host of another port", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Host", "127.0.0.1:1"}, status: 403},
+		{name: "Host of another address", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Host", "192.0.2.1:PORT"}, status: 403},
+
+		// Origins: refused unless listed, exactly.
+		{name: "foreign Origin", method: "POST", body: initLine("2025-06-18"), headers: []string{"Origin", "http://evil.example"}, status: 403},
+		{name: "localhost Origin not listed", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Origin", "http://localhost:3000"}, status: 403},
+		{name: "null Origin", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Origin", "null"}, status: 403},
+		{name: "listed Origin", opts: Options{AllowOrigins: []string{"http://localhost:3000"}}, method: "POST", body: pingBody,
+			headers: []string{sessionHeader, "SID", "Origin", "http://localhost:3000"}, status: 200,
+			check: func(t *testing.T, h http.Header, _ string) {
+				if h.Get("Access-Control-Allow-Origin") != "http://localhost:3000" || !strings.Contains(h.Get("Access-Control-Expose-Headers"), sessionHeader) {
+					t.Fatalf("CORS headers: %v", h)
+				}
+			}},
+		{name: "listed Origin, other port", opts: Options{AllowOrigins: []string{"http://localhost:3000"}}, method: "POST", body: pingBody,
+			headers: []string{sessionHeader, "SID", "Origin", "http://localhost:3001"}, status: 403},
+		{name: "preflight of a listed Origin", opts: Options{AllowOrigins: []string{"https://app.example"}}, method: "OPTIONS",
+			headers: []string{"Origin", "https://app.example", "Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "content-type,mcp-session-id"}, status: 204,
+			check: func(t *testing.T, h http.Header, _ string) {
+				if h.Get("Access-Control-Allow-Origin") != "https://app.example" || !strings.Contains(h.Get("Access-Control-Allow-Methods"), "POST") ||
+					!strings.Contains(h.Get("Access-Control-Allow-Headers"), sessionHeader) {
+					t.Fatalf("preflight headers: %v", h)
+				}
+			}},
+		{name: "preflight of another Origin", opts: Options{AllowOrigins: []string{"https://app.example"}}, method: "OPTIONS",
+			headers: []string{"Origin", "https://evil.example", "Access-Control-Request-Method", "POST"}, status: 403},
+
+		// Content types.
+		{name: "text/plain", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Content-Type", "text/plain"}, status: 415},
+		{name: "form", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Content-Type", "application/x-www-form-urlencoded"}, status: 415},
+		{name: "no content type", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Content-Type", ""}, status: 415},
+		{name: "json with charset", method: "POST", body: pingBody, headers: []string{sessionHeader, "SID", "Content-Type", "application/json; charset=utf-8"}, status: 200},
+
+		// Batches: none in 2025-06-18; bounded in 2025-03-26.
+		{name: "batch in 2025-06-18", method: "POST", body: "[" + pingBody + "]", headers: []string{sessionHeader, "SID", protocolHeader, "2025-06-18"}, status: 400,
+			check: func(t *testing.T, _ http.Header, body string) {
+				checkReply(t, []byte(body), want{id: "null", code: -32600})
+			}},
+		{name: "batch past the bound", method: "POST", body: tooMany, headers: []string{protocolHeader, "2025-03-26"}, status: 400,
+			check: func(t *testing.T, _ http.Header, body string) {
+				checkReply(t, []byte(body), want{id: "null", code: -32600})
+				if !strings.Contains(body, fmt.Sprintf("at most %d", maxBatch)) {
+					t.Fatalf("error does not state the bound: %s", body)
+				}
 			}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h, clk := testHandler(t)
-			sid := initialize(t, h)
-			if tc.before != nil {
-				tc.before(t, h, clk, sid)
-			}
+			srv, _ := testServer(t, tc.opts)
+			sid := initialize(t, srv.URL, "2025-06-18")
+			hostport := strings.TrimPrefix(srv.URL, "http://")
+			_, port, _ := net.SplitHostPort(hostport)
 			headers := append([]string(nil), tc.headers...)
 			for i := range headers {
-				if headers[i] == "SID" {
-					headers[i] = sid
-				}
+				headers[i] = strings.NewReplacer("SID", sid, "HOSTPORT", hostport, "PORT", port).Replace(headers[i])
 			}
-			w := do(h, tc.method, tc.body, headers...)
-			if w.Code != tc.status {
-				t.Fatalf("status %d, want %d: %.300s", w.Code, tc.status, w.Body)
+			code, h, body := post(t, srv.URL, tc.method, tc.body, headers...)
+			if code != tc.status {
+				t.Fatalf("status %d, want %d: %.300s", code, tc.status, body)
 			}
 			if tc.check != nil {
-				tc.check(t, w)
+				tc.check(t, h, body)
 			}
 		})
 	}
 }
 
-// TestHTTPSessionLimit: a new session past the bound evicts the least
-// recently used one, not one in use.
-func TestHTTPSessionLimit(t *testing.T) {
-	h, clk := testHandler(t)
-	ids := make([]string, maxSessions)
-	for i := range ids {
-		clk.t = clk.t.Add(time.Second)
-		ids[i] = initialize(t, h)
+// TestHTTPBatch2025_03_26: a bounded batch is answered in a 2025-03-26
+// session, as one array.
+func TestHTTPBatch2025_03_26(t *testing.T) {
+	srv, _ := testServer(t, Options{})
+	sid := initialize(t, srv.URL, "2025-03-26")
+	code, h, body := post(t, srv.URL, "POST", "["+pingBody+","+toolCall(`{"pattern":"needle"}`)+"]", sessionHeader, sid, protocolHeader, "2025-03-26")
+	if code != 200 {
+		t.Fatalf("status %d: %s", code, body)
 	}
-	clk.t = clk.t.Add(time.Second)
-	if w := do(h, "POST", pingBody, sessionHeader, ids[0]); w.Code != 200 { // ids[1] is now the least recently used
-		t.Fatalf("oldest session: %d", w.Code)
-	}
-	clk.t = clk.t.Add(time.Second)
-	initialize(t, h)
-	if len(h.sessions) != maxSessions {
-		t.Fatalf("%d live sessions, want %d", len(h.sessions), maxSessions)
-	}
-	if w := do(h, "POST", pingBody, sessionHeader, ids[1]); w.Code != 404 {
-		t.Fatalf("least recently used session: %d, want 404", w.Code)
-	}
-	for _, id := range append([]string{ids[0]}, ids[2:]...) {
-		if w := do(h, "POST", pingBody, sessionHeader, id); w.Code != 200 {
-			t.Fatalf("session %s: %d, want 200", id, w.Code)
+	var rs []json.RawMessage
+	for _, m := range messages(t, h, body) {
+		var part []json.RawMessage
+		if err := json.Unmarshal([]byte(m), &part); err != nil {
+			part = []json.RawMessage{json.RawMessage(m)}
 		}
+		rs = append(rs, part...)
 	}
+	if len(rs) != 2 {
+		t.Fatalf("batch reply %s", body)
+	}
+	checkReply(t, rs[0], want{id: "2", result: isEmptyObject})
+	checkReply(t, rs[1], want{id: "7"})
 }
 
 // TestHTTPSessionsAreSeparate: each session has its own snapshots, so one
 // session's cursor is unknown in another.
 func TestHTTPSessionsAreSeparate(t *testing.T) {
-	h, _ := testHandler(t)
-	a, b := initialize(t, h), initialize(t, h)
+	srv, _ := testServer(t, Options{})
+	a, b := initialize(t, srv.URL, "2025-06-18"), initialize(t, srv.URL, "2025-06-18")
 	if a == b {
 		t.Fatal("two sessions share an id")
 	}
 	callIn := func(sid, args string) toolResult {
 		t.Helper()
-		w := do(h, "POST", toolCall(args), sessionHeader, sid)
-		r := decodeReply(t, w.Body.Bytes())
+		_, h, body := post(t, srv.URL, "POST", toolCall(args), sessionHeader, sid, protocolHeader, "2025-06-18")
+		ms := messages(t, h, body)
+		r := decodeReply(t, []byte(ms[len(ms)-1]))
 		var res toolResult
 		if err := json.Unmarshal(r.Result, &res); err != nil {
-			t.Fatalf("%s: %v", w.Body, err)
+			t.Fatalf("%s: %v", body, err)
 		}
 		return res
 	}
@@ -234,4 +239,189 @@ func TestHTTPSessionsAreSeparate(t *testing.T) {
 	if r := callIn(a, `{"cursor":"`+cursor+`"}`); r.IsError || len(r.StructuredContent.Matches) == 0 || r.StructuredContent.Matches[0].Match != 3 {
 		t.Fatalf("cursor in its own session: %+v", r)
 	}
+}
+
+// TestHTTPSessionFlood: past maxSessions a new session evicts the least
+// recently used idle one; a session with a request in flight, or used
+// within sessionBusyWindow, is never evicted, and when all are so the new
+// session is refused with 503.
+func TestHTTPSessionFlood(t *testing.T) {
+	srv, h := testServer(t, Options{})
+	clk := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	h.mu.Lock()
+	h.now = func() time.Time { return clk }
+	h.mu.Unlock()
+	at := func(d time.Duration) {
+		h.mu.Lock()
+		clk = clk.Add(d)
+		h.mu.Unlock()
+	}
+	ids := make([]string, maxSessions)
+	for i := range ids {
+		ids[i] = initialize(t, srv.URL, "2025-06-18")
+		at(100 * time.Millisecond)
+	}
+	// All were used within the busy window: a flood is refused.
+	if code, hd, body := post(t, srv.URL, "POST", initLine("2025-06-18")); code != 503 || hd.Get("Retry-After") == "" {
+		t.Fatalf("session past the bound while all are busy: %d %s", code, body)
+	}
+	// ids[0] has a request in flight (a tool call that blocks).
+	release := make(chan struct{})
+	started := make(chan struct{})
+	inner := h.srv.call
+	h.srv.call = func(data []byte, env agent.Env) *agent.Answer {
+		close(started)
+		<-release
+		return inner(data, env)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		post(t, srv.URL, "POST", toolCall(`{"pattern":"needle"}`), sessionHeader, ids[0], protocolHeader, "2025-06-18")
+	}()
+	<-started
+	at(sessionBusyWindow + time.Minute)
+	// ids[1] is now the least recently used idle session: it goes.
+	if code, _, body := post(t, srv.URL, "POST", initLine("2025-06-18")); code != 200 {
+		t.Fatalf("new session with idle ones: %d %s", code, body)
+	}
+	waitClosed(t, h, ids[1])
+	if code, _, _ := post(t, srv.URL, "POST", pingBody, sessionHeader, ids[1], protocolHeader, "2025-06-18"); code != 404 {
+		t.Fatalf("evicted session: %d, want 404", code)
+	}
+	// Flood: every idle session goes, the busy one stays.
+	for i := 0; i < maxSessions; i++ {
+		post(t, srv.URL, "POST", initLine("2025-06-18"))
+	}
+	close(release)
+	<-done
+	if code, _, body := post(t, srv.URL, "POST", pingBody, sessionHeader, ids[0], protocolHeader, "2025-06-18"); code != 200 {
+		t.Fatalf("the session in use was evicted by the flood: %d %s", code, body)
+	}
+}
+
+// waitClosed waits until the SDK has closed session id.
+func waitClosed(t *testing.T, h *httpHandler, id string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for ctx.Err() == nil {
+		open := false
+		for ss := range h.srv.mcp.Sessions() {
+			open = open || ss.ID() == id
+		}
+		if !open {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("session %s is not closed", id)
+}
+
+// TestHTTPTimeouts: a client that stops sending its body, or leaves a
+// keep-alive connection idle, has its connection closed (the test's own
+// timeout only detects a hang); an answer that takes longer than the read
+// timeout is still delivered.
+func TestHTTPTimeouts(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	h := newHTTPHandler(newServer(testTree(t)), Options{})
+	slow := h.srv.call
+	h.srv.call = func(data []byte, env agent.Env) *agent.Answer {
+		if strings.Contains(string(data), "slow") {
+			time.Sleep(3 * timeout)
+		}
+		return slow(data, env)
+	}
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config = newHTTPServer(h, timeout, timeout)
+	srv.Start()
+	defer srv.Close()
+	addr := strings.TrimPrefix(srv.URL, "http://")
+
+	closed := func(t *testing.T, c net.Conn) {
+		t.Helper()
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		_, err := io.Copy(io.Discard, c)
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			t.Fatal("the server kept the connection open")
+		}
+	}
+	t.Run("body", func(t *testing.T) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\"", addr)
+		closed(t, c)
+	})
+	t.Run("idle keep-alive", func(t *testing.T) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		body := initLine("2025-06-18")
+		fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body)
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("initialize: %v %v", resp, err)
+		}
+		closed(t, c)
+	})
+	t.Run("long answer", func(t *testing.T) {
+		sid := initialize(t, srv.URL, "2025-06-18")
+		code, hd, body := post(t, srv.URL, "POST", toolCall(`{"pattern":"slow|needle"}`), sessionHeader, sid, protocolHeader, "2025-06-18")
+		ms := messages(t, hd, body)
+		if code != 200 || len(ms) == 0 {
+			t.Fatalf("slow call: %d %q", code, body)
+		}
+		checkReply(t, []byte(ms[len(ms)-1]), want{id: "7"})
+	})
+}
+
+// TestListenWarning: binding a non-loopback address warns on stderr.
+func TestListenWarning(t *testing.T) {
+	for _, c := range []struct {
+		addr string
+		warn bool
+	}{{"127.0.0.1:0", false}, {":0", false}, {"0.0.0.0:0", true}} {
+		var log strings.Builder
+		ln, err := listen(c.addr, "/src", &log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln.Close()
+		if got := strings.Contains(log.String(), "warning"); got != c.warn {
+			t.Errorf("%s: %q", c.addr, log.String())
+		}
+	}
+}
+
+// TestHTTPIdleSession: a session unused for the idle time is closed (404
+// after), its snapshots with it; one in use is kept.
+func TestHTTPIdleSession(t *testing.T) {
+	s := newServer(testTree(t))
+	s.idle = 200 * time.Millisecond
+	h := newHTTPHandler(s, Options{})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	sid := initialize(t, srv.URL, "2025-06-18")
+	post(t, srv.URL, "POST", toolCall(`{"pattern":"needle"}`), sessionHeader, sid, protocolHeader, "2025-06-18")
+	waitClosed(t, h, sid)
+	if code, _, _ := post(t, srv.URL, "POST", pingBody, sessionHeader, sid, protocolHeader, "2025-06-18"); code != 404 {
+		t.Fatalf("idle session: %d, want 404", code)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for ctx.Err() == nil {
+		s.mu.Lock()
+		n := len(s.sessions)
+		s.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("the closed session's snapshots are still kept")
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/evgrep/evgrep/internal/agent"
 )
@@ -17,8 +19,9 @@ type reply struct {
 	ID      json.RawMessage `json:"id"`
 	Result  json.RawMessage `json:"result"`
 	Error   *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
+		Code    int             `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"`
 	} `json:"error"`
 }
 
@@ -100,7 +103,7 @@ func versionIs(v string) func(t *testing.T, raw []byte) {
 			ProtocolVersion string `json:"protocolVersion"`
 			Capabilities    struct {
 				Tools *struct {
-					ListChanged *bool `json:"listChanged"`
+					ListChanged bool `json:"listChanged"`
 				} `json:"tools"`
 			} `json:"capabilities"`
 			ServerInfo struct {
@@ -110,8 +113,8 @@ func versionIs(v string) func(t *testing.T, raw []byte) {
 		if err := json.Unmarshal(raw, &r); err != nil {
 			t.Fatal(err)
 		}
-		if r.ProtocolVersion != v || r.Capabilities.Tools == nil || r.Capabilities.Tools.ListChanged == nil ||
-			*r.Capabilities.Tools.ListChanged || r.ServerInfo.Name != "evgrep" || r.ServerInfo.Version != Version {
+		if r.ProtocolVersion != v || r.Capabilities.Tools == nil || r.Capabilities.Tools.ListChanged ||
+			r.ServerInfo.Name != "evgrep" || r.ServerInfo.Version != Version {
 			t.Fatalf("initialize result %s: want version %s, tools capability, serverInfo", raw, v)
 		}
 	}
@@ -124,51 +127,90 @@ func isEmptyObject(t *testing.T, raw []byte) {
 	}
 }
 
-// TestProtocol sends raw messages to one session and checks the replies.
+func initLine(version string) string {
+	return `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+}
+
+const (
+	initializedLine = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	// sentinel is sent last: its reply shows the session outlived the
+	// lines before it.
+	sentinel   = `{"jsonrpc":"2.0","id":999,"method":"ping"}`
+	sentinelID = "999"
+)
+
+// runStdio serves the lines over stdio and returns the reply lines by id
+// ("null" for replies without one; the last wins) and ServeStdio's error.
+func runStdio(t *testing.T, root string, lines ...string) (map[string][]byte, error) {
+	t.Helper()
+	var out bytes.Buffer
+	done := make(chan error, 1)
+	go func() { done <- ServeStdio(io.NopCloser(strings.NewReader(strings.Join(lines, "\n"))), &out, root) }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("ServeStdio hangs")
+	}
+	byID := map[string][]byte{}
+	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		if strings.ContainsRune(l, '\r') {
+			t.Fatalf("reply holds a line break: %q", l)
+		}
+		if l[0] == '[' {
+			var batch []json.RawMessage
+			if err := json.Unmarshal([]byte(l), &batch); err != nil {
+				t.Fatalf("batch reply %s: %v", l, err)
+			}
+			for _, m := range batch {
+				byID[string(decodeReply(t, m).ID)] = m
+			}
+			continue
+		}
+		byID[string(decodeReply(t, []byte(l)).ID)] = []byte(l)
+	}
+	return byID, err
+}
+
+// TestProtocol sends raw lines to a stdio session after initialize and
+// checks the replies; the session answers a ping after each.
 func TestProtocol(t *testing.T) {
 	root := testTree(t)
 	cases := []struct {
-		name string
-		in   string
-		want *want // nil: no reply at all
+		name    string
+		version string // of initialize; "" = 2025-06-18
+		in      string
+		want    *want // nil: no reply at all
 	}{
-		{"parse error", `{"jsonrpc":"2.0","id":1,"method":`, &want{id: "null", code: -32700}},
-		{"not an object", `42`, &want{id: "null", code: -32600}},
-		{"wrong jsonrpc version", `{"jsonrpc":"1.0","id":3,"method":"ping"}`, &want{id: "3", code: -32600}},
-		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, &want{id: "null", code: -32600}},
-		{"object id", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, &want{id: "null", code: -32600}},
-		{"no method", `{"jsonrpc":"2.0","id":4}`, &want{id: "4", code: -32600}},
-		{"unknown method", `{"jsonrpc":"2.0","id":"a","method":"resources/list"}`, &want{id: `"a"`, code: -32601}},
-		{"server/discover falls back to initialize", `{"jsonrpc":"2.0","id":5,"method":"server/discover"}`, &want{id: "5", code: -32601}},
-		{"ping", `{"jsonrpc":"2.0","id":-2,"method":"ping"}`, &want{id: "-2", result: isEmptyObject}},
-		{"initialized notification", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, nil},
-		{"cancelled notification", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`, nil},
-		{"unknown notification", `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"search"}}`, nil},
-		{"a response from the client", `{"jsonrpc":"2.0","id":9,"result":{}}`, nil},
-		{"batch of notifications", `[{"jsonrpc":"2.0","method":"notifications/initialized"}]`, nil},
-		{"empty batch", `[]`, &want{id: "null", code: -32600}},
-		{"initialize, supported version", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
-			&want{id: "1", result: versionIs("2025-03-26")}},
-		{"initialize, oldest version", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05"}}`,
-			&want{id: "1", result: versionIs("2024-11-05")}},
-		{"initialize, unsupported version", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"1999-01-01"}}`,
-			&want{id: "1", result: versionIs(protocolVersions[0])}},
-		{"initialize, bad params", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":[1]}`, &want{id: "1", code: -32602}},
-		{"tools/call unknown field", toolCall(`{"pattern":"needle","bogus":1}`), &want{id: "7", result: agentError(agent.CodeInvalidRequest)}},
-		{"tools/call wrong type", toolCall(`{"pattern":"needle","limit":"ten"}`), &want{id: "7", result: agentError(agent.CodeInvalidRequest)}},
-		{"tools/call arguments not an object", toolCall(`5`), &want{id: "7", result: agentError(agent.CodeInvalidRequest)}},
-		{"tools/call without arguments", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search"}}`, &want{id: "7", result: agentError(agent.CodeInvalidRequest)}},
-		{"tools/call bad pattern", toolCall(`{"pattern":"("}`), &want{id: "7", result: agentError(agent.CodePattern)}},
-		{"tools/call search", toolCall(`{"pattern":"needle 3","paths":"f3.txt"}`), &want{id: "7", result: func(t *testing.T, raw []byte) {
+		{name: "parse error", in: `{"jsonrpc":"2.0","id":1,"method":`, want: &want{id: "null", code: -32700}},
+		{name: "not an object", in: `42`, want: &want{id: "null", code: -32600}},
+		{name: "null id", in: `{"jsonrpc":"2.0","id":null,"method":"ping"}`, want: &want{id: "null", code: -32600}},
+		{name: "object id", in: `{"jsonrpc":"2.0","id":{},"method":"ping"}`, want: &want{id: "null", code: -32600}},
+		{name: "unknown method", in: `{"jsonrpc":"2.0","id":"a","method":"foo/bar"}`, want: &want{id: `"a"`, code: -32601}},
+		{name: "ping", in: `{"jsonrpc":"2.0","id":-2,"method":"ping"}`, want: &want{id: "-2", result: isEmptyObject}},
+		{name: "cancelled notification", in: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`},
+		{name: "a response from the client", in: `{"jsonrpc":"2.0","id":9,"result":{}}`},
+		{name: "batch in 2025-06-18", in: "[" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "]", want: &want{id: "null", code: -32600}},
+		{name: "empty batch", version: "2025-03-26", in: `[]`, want: &want{id: "null", code: -32600}},
+		{name: "batch past the bound in 2025-03-26", version: "2025-03-26", in: "[" + strings.TrimSuffix(strings.Repeat(`{"jsonrpc":"2.0","id":2,"method":"ping"},`, maxBatch+1), ",") + "]", want: &want{id: "null", code: -32600}},
+		{name: "batch in 2025-03-26", version: "2025-03-26", in: "[" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "]", want: &want{id: "2", result: isEmptyObject}},
+		{name: "tools/call unknown field", in: toolCall(`{"pattern":"needle","bogus":1}`), want: &want{id: "7", result: agentError(agent.CodeInvalidRequest)}},
+		{name: "tools/call wrong type", in: toolCall(`{"pattern":"needle","limit":"ten"}`), want: &want{id: "7", result: agentError(agent.CodeInvalidRequest)}},
+		{name: "tools/call arguments not an object", in: toolCall(`5`), want: &want{id: "7", result: agentError(agent.CodeInvalidRequest)}},
+		{name: "tools/call without arguments", in: `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search"}}`, want: &want{id: "7", result: agentError(agent.CodeInvalidRequest)}},
+		{name: "tools/call bad pattern", in: toolCall(`{"pattern":"("}`), want: &want{id: "7", result: agentError(agent.CodePattern)}},
+		{name: "tools/call search", in: toolCall(`{"pattern":"needle 3","paths":"f3.txt"}`), want: &want{id: "7", result: func(t *testing.T, raw []byte) {
 			var r toolResult
 			json.Unmarshal(raw, &r)
 			if r.IsError || r.StructuredContent.Totals.Lines != 3 || !strings.HasPrefix(r.Content[0].Text, "evgrep: 3 matching lines") {
 				t.Fatalf("search result %s", raw)
 			}
 		}}},
-		{"tools/call unknown tool", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"grep","arguments":{}}}`, &want{id: "8", code: -32602}},
-		{"tools/call params not an object", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":"search"}`, &want{id: "8", code: -32602}},
-		{"tools/list", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, &want{id: "2", result: func(t *testing.T, raw []byte) {
+		{name: "tools/call unknown tool", in: `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"grep","arguments":{}}}`, want: &want{id: "8", code: -32602}},
+		{name: "tools/list", in: `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, want: &want{id: "2", result: func(t *testing.T, raw []byte) {
 			var r struct {
 				Tools []struct {
 					Name        string         `json:"name"`
@@ -183,64 +225,62 @@ func TestProtocol(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := newSession(root).process([]byte(tc.in))
-			if bytes.ContainsAny(got, "\r\n") {
-				t.Fatalf("reply holds a line break: %q", got)
+			v := tc.version
+			if v == "" {
+				v = "2025-06-18"
 			}
+			got, err := runStdio(t, root, initLine(v), initializedLine, tc.in, sentinel)
+			if err != nil {
+				t.Fatalf("ServeStdio: %v", err)
+			}
+			checkReply(t, got["1"], want{id: "1", result: versionIs(v)})
+			if got[sentinelID] == nil {
+				t.Fatalf("the session did not answer the ping after the line: %q", got)
+			}
+			delete(got, "1")
+			delete(got, sentinelID)
 			if tc.want == nil {
-				if got != nil {
-					t.Fatalf("want no reply, got %s", got)
+				if len(got) != 0 {
+					t.Fatalf("want no reply, got %q", got)
 				}
 				return
 			}
-			if got == nil {
-				t.Fatal("no reply")
+			if len(got) != 1 || got[tc.want.id] == nil {
+				t.Fatalf("want one reply with id %s, got %q", tc.want.id, got)
 			}
-			checkReply(t, got, *tc.want)
+			checkReply(t, got[tc.want.id], *tc.want)
 		})
 	}
 }
 
-// TestBatch: a batch gets an array of the replies to its requests, in
-// order, without replies to its notifications.
-func TestBatch(t *testing.T) {
-	in := `[{"jsonrpc":"2.0","id":1,"method":"ping"},
-		{"jsonrpc":"2.0","method":"notifications/initialized"},
-		{"jsonrpc":"2.0","id":2,"method":"nope"},
-		17,
-		` + toolCall(`{"pattern":"needle"}`) + `]`
-	got := newSession(testTree(t)).process([]byte(in))
-	var replies []json.RawMessage
-	if err := json.Unmarshal(got, &replies); err != nil {
-		t.Fatalf("batch reply %s: %v", got, err)
-	}
-	wants := []want{{id: "1", result: isEmptyObject}, {id: "2", code: -32601}, {id: "null", code: -32600},
-		{id: "7", result: func(t *testing.T, raw []byte) {
-			var r toolResult
-			json.Unmarshal(raw, &r)
-			if r.IsError || r.StructuredContent.Totals.Lines != 15 {
-				t.Fatalf("search in a batch: %s", raw)
-			}
-		}}}
-	if len(replies) != len(wants) {
-		t.Fatalf("batch: %d replies, want %d: %s", len(replies), len(wants), got)
-	}
-	for i, w := range wants {
-		checkReply(t, replies[i], w)
+// TestInitializeVersions: the server answers the client's version when it
+// has it, else its newest with initialize.
+func TestInitializeVersions(t *testing.T) {
+	for _, c := range []struct{ asked, answered string }{
+		{"2024-11-05", "2024-11-05"}, {"2025-03-26", "2025-03-26"}, {"2025-06-18", "2025-06-18"},
+		{"2025-11-25", "2025-11-25"}, {"1999-01-01", sessionVersion},
+	} {
+		got, err := runStdio(t, t.TempDir(), initLine(c.asked))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkReply(t, got["1"], want{id: "1", result: versionIs(c.answered)})
 	}
 }
 
 // TestPanicIsInternalError: a panic in the tool becomes a -32603 reply and
 // the session goes on.
 func TestPanicIsInternalError(t *testing.T) {
-	s := newSession(t.TempDir())
+	s := newServer(t.TempDir())
 	s.call = func([]byte, agent.Env) *agent.Answer { panic("boom") }
-	got := s.process([]byte(toolCall(`{"pattern":"x"}`)))
-	checkReply(t, got, want{id: "7", code: -32603})
-	if !strings.Contains(string(got), "boom") {
-		t.Fatalf("reply does not name the panic: %s", got)
+	var out bytes.Buffer
+	in := strings.Join([]string{initLine("2025-06-18"), initializedLine, toolCall(`{"pattern":"x"}`), sentinel}, "\n")
+	if err := s.serveStdio(t.Context(), io.NopCloser(strings.NewReader(in)), &out); err != nil {
+		t.Fatal(err)
 	}
-	checkReply(t, s.process([]byte(`{"jsonrpc":"2.0","id":8,"method":"ping"}`)), want{id: "8", result: isEmptyObject})
+	if !strings.Contains(out.String(), `"id":7,"error":{"code":-32603,"message":"internal error: boom"`) || !strings.Contains(out.String(), `"id":999,"result":{}`) {
+		t.Fatalf("replies:\n%s", out.String())
+	}
 }
 
 // TestStdio runs ServeStdio on a scripted input: blank lines are skipped,
@@ -248,41 +288,29 @@ func TestPanicIsInternalError(t *testing.T) {
 // each reply is one line, and the end of input returns nil.
 func TestStdio(t *testing.T) {
 	root := testTree(t)
-	big := strings.Repeat("x", 200<<10) // an argument line past bufio.Scanner's 64 KiB
-	in := strings.Join([]string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`,
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		``,
-		`   `,
-		toolCall(`{"pattern":"` + big + `","literal":true}`),
+	big := strings.Repeat("x", 200<<10) // an argument line past bufio's 64 KiB buffer
+	got, err := runStdio(t, root,
+		initLine("2025-06-18"), initializedLine, ``, `   `,
+		toolCall(`{"pattern":"`+big+`","literal":true}`),
 		`{"jsonrpc":"2.0","id":2,"method":"ping"}`,
 		`not json`,
-		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`,
-	}, "\n")
-	var out bytes.Buffer
-	if err := ServeStdio(io.NopCloser(strings.NewReader(in)), &out, root); err != nil {
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)
+	if err != nil {
 		t.Fatalf("ServeStdio: %v", err)
 	}
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	byID := map[string][]byte{}
-	for _, l := range lines {
-		r := decodeReply(t, []byte(l))
-		byID[string(r.ID)] = []byte(l)
+	if len(got) != 5 {
+		t.Fatalf("%d reply ids, want 5: %q", len(got), got)
 	}
-	if len(lines) != 5 || len(byID) != 5 {
-		t.Fatalf("%d reply lines (%d ids), want 5: %.500s", len(lines), len(byID), out.String())
-	}
-	checkReply(t, byID["1"], want{id: "1", result: versionIs("2025-06-18")})
-	checkReply(t, byID["7"], want{id: "7", result: func(t *testing.T, raw []byte) {
+	checkReply(t, got["7"], want{id: "7", result: func(t *testing.T, raw []byte) {
 		var r toolResult
 		json.Unmarshal(raw, &r)
 		if r.IsError || r.StructuredContent.Totals.Lines != 0 || !strings.HasPrefix(r.Content[0].Text, "evgrep: 0 matching lines") {
 			t.Fatalf("200 KB literal: %.300s", raw)
 		}
 	}})
-	checkReply(t, byID["2"], want{id: "2", result: isEmptyObject})
-	checkReply(t, byID["null"], want{id: "null", code: -32700})
-	checkReply(t, byID["3"], want{id: "3"})
+	checkReply(t, got["2"], want{id: "2", result: isEmptyObject})
+	checkReply(t, got["null"], want{id: "null", code: -32700})
+	checkReply(t, got["3"], want{id: "3"})
 }
 
 type failWriter struct{ n int }
@@ -294,9 +322,43 @@ func (w *failWriter) Write(p []byte) (int, error) {
 
 // TestStdioWriteError: a failed write ends the session with that error.
 func TestStdioWriteError(t *testing.T) {
-	in := strings.Repeat(`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n", 100)
+	in := initLine("2025-06-18") + "\n" + strings.Repeat(`{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n", 100)
 	w := &failWriter{}
-	if err := ServeStdio(io.NopCloser(strings.NewReader(in)), w, t.TempDir()); err == nil || w.n != 1 {
+	err := ServeStdio(io.NopCloser(strings.NewReader(in)), w, t.TempDir())
+	if err == nil || w.n != 1 {
 		t.Fatalf("ServeStdio = %v after %d writes, want the write error after 1", err, w.n)
+	}
+	_ = fmt.Sprint()
+}
+
+// TestStdioEndCancels: at the end of stdin a call that does not end is
+// waited for at most the drain time, then cancelled (its walk sees
+// Cancelled), and ServeStdio returns.
+func TestStdioEndCancels(t *testing.T) {
+	s := newServer(t.TempDir())
+	s.drain = 100 * time.Millisecond
+	cancelled := make(chan struct{})
+	s.call = func(_ []byte, env agent.Env) *agent.Answer {
+		for !env.Cancelled() {
+			time.Sleep(time.Millisecond)
+		}
+		close(cancelled)
+		return &agent.Answer{Text: "cancelled", Failed: true}
+	}
+	in := strings.Join([]string{initLine("2025-06-18"), initializedLine, toolCall(`{"pattern":"x"}`)}, "\n")
+	done := make(chan error, 1)
+	go func() { done <- s.serveStdio(t.Context(), io.NopCloser(strings.NewReader(in)), io.Discard) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("ServeStdio: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("ServeStdio waits forever for a call that does not end")
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call was not cancelled")
 	}
 }

@@ -1,37 +1,56 @@
 package mcpserver
 
 import (
-	"encoding/json"
 	"reflect"
 	"strings"
-	"sync"
 
 	"github.com/evgrep/evgrep/internal/agent"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// toolList is the tools/list result, built (by reflection over the agent
-// types) on first use only, so a plain search never pays for it.
-var toolList = sync.OnceValue(func() json.RawMessage {
-	type tool struct {
-		Name         string         `json:"name"`
-		Description  string         `json:"description"`
-		InputSchema  map[string]any `json:"inputSchema"`
-		OutputSchema map[string]any `json:"outputSchema"`
-		Annotations  map[string]any `json:"annotations"`
+// toolDescription says what the tool answers and which form of request
+// to send when (at most maxDescriptionChars: it is read on every turn).
+const toolDescription = `Search a source tree (ripgrep regex syntax and ignore rules) and get bounded, exact evidence: a status line with exact totals, then a count-ranked file summary or numbered match lines "path:line:cols {match #N} text".
+Which call when:
+- A new question: {pattern}, narrowed with path, paths, glob, exclude. A broad result comes as a summary, a small one as all its lines.
+- The matching lines: {pattern, mode:"matches", limit}; context (0-20) adds lines around each.
+- The next page: {cursor} from the previous answer. It never searches again and keeps every option.
+- The code around matches: {mode:"inspect", cursor, matchIndices:[1-5 match numbers]}, or {mode:"inspect", path, line}, or {mode:"inspect", targets:[{path,line}, up to 5]}. It shows the whole enclosing declaration; a long one continues with the returned cursor.
+- The structure of files: {mode:"outline", path or paths}.`
+
+// modes are the values of agent.Request.Mode.
+var modes = []string{agent.ModeAuto, agent.ModeSummary, agent.ModeMatches, agent.ModeInspect, agent.ModeOutline}
+
+// searchTool is the search tool as tools/list shows it.
+func searchTool() *mcp.Tool {
+	in := schemaOf(reflect.TypeFor[agent.Request]())
+	props := in["properties"].(map[string]any)
+	set := func(field string, kv ...any) {
+		p := props[field].(map[string]any)
+		for i := 0; i+1 < len(kv); i += 2 {
+			p[kv[i].(string)] = kv[i+1]
+		}
 	}
-	b, err := json.Marshal(map[string][]tool{"tools": {{
+	set("mode", "enum", modes)
+	set("limit", "minimum", 1, "maximum", maxLimit)
+	set("context", "minimum", 0, "maximum", maxContext)
+	set("line", "minimum", 1, "maximum", maxLine)
+	set("matchIndex", "minimum", 1, "maximum", maxLine)
+	set("matchIndices", "minItems", 1, "maxItems", maxInspectBatch)
+	props["matchIndices"].(map[string]any)["items"] = map[string]any{"type": "integer", "minimum": 1, "maximum": maxLine}
+	set("targets", "minItems", 1, "maxItems", maxInspectBatch)
+	target := props["targets"].(map[string]any)["items"].(map[string]any)["properties"].(map[string]any)
+	target["line"].(map[string]any)["minimum"] = 1
+	target["line"].(map[string]any)["maximum"] = maxLine
+	return &mcp.Tool{
 		Name:         ToolName,
 		Description:  toolDescription,
-		InputSchema:  schemaOf(reflect.TypeFor[agent.Request]()),
+		InputSchema:  in,
 		OutputSchema: schemaOf(reflect.TypeFor[agent.Details]()),
 		// The tool only reads files under the search root.
-		Annotations: map[string]any{"readOnlyHint": true, "openWorldHint": false},
-	}}})
-	if err != nil {
-		panic(err) // the types are fixed: TestSchema fails first
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
 	}
-	return b
-})
+}
 
 var stringListType = reflect.TypeFor[agent.StringList]()
 

@@ -22,13 +22,15 @@ type listedTool struct {
 
 func listedTools(t *testing.T) []listedTool {
 	t.Helper()
-	var r struct {
-		Tools []listedTool `json:"tools"`
-	}
-	if err := json.Unmarshal(toolList(), &r); err != nil {
+	b, err := json.Marshal(searchTool())
+	if err != nil {
 		t.Fatal(err)
 	}
-	return r.Tools
+	var tool listedTool
+	if err := json.Unmarshal(b, &tool); err != nil {
+		t.Fatal(err)
+	}
+	return []listedTool{tool}
 }
 
 // jsonFields returns the json names and jsonschema tags of struct t's fields.
@@ -189,4 +191,73 @@ func TestSchemaOf(t *testing.T) {
 		t.Fatalf("schema\n got %s\nwant %s", got, want)
 	}
 	_ = sample{}.y
+}
+
+// TestDescription: the tool description names every form of call and
+// stays under maxDescriptionChars.
+func TestDescription(t *testing.T) {
+	if n := len([]rune(toolDescription)); n >= maxDescriptionChars {
+		t.Fatalf("description is %d characters, bound %d", n, maxDescriptionChars)
+	}
+	for _, form := range []string{"{pattern}", `mode:"matches"`, "{cursor}", `mode:"inspect", cursor, matchIndices`, `mode:"inspect", path, line`, "targets", `mode:"outline"`, "context"} {
+		if !strings.Contains(toolDescription, form) {
+			t.Errorf("the description does not say when to send %s", form)
+		}
+	}
+}
+
+// TestSchemaBounds: the input schema states the enum of mode and the
+// bounds of limit, context, line, matchIndex, matchIndices and targets,
+// and the agent agrees with each bound: values at the bounds pass both, a
+// value the schema refuses the agent refuses too (but a line past 2^31-1,
+// which the agent takes and finds no such line).
+func TestSchemaBounds(t *testing.T) {
+	rs := resolve(t, listedTools(t)[0].InputSchema)
+	props := listedTools(t)[0].InputSchema["properties"].(map[string]any)
+	if enum := anyStrings(props["mode"].(map[string]any)["enum"]); !slices.Equal(enum, []string{"auto", "summary", "matches", "inspect", "outline"}) {
+		t.Fatalf("mode enum %v", enum)
+	}
+	cases := []struct {
+		args string
+		ok   bool
+	}{
+		{`{"pattern":"x","mode":"matches"}`, true},
+		{`{"pattern":"x","mode":"grep"}`, false},
+		{`{"pattern":"x","limit":1}`, true},
+		{`{"pattern":"x","limit":100}`, true},
+		{`{"pattern":"x","limit":0}`, false},
+		{`{"pattern":"x","limit":101}`, false},
+		{`{"pattern":"x","context":0}`, true},
+		{`{"pattern":"x","context":20}`, true},
+		{`{"pattern":"x","context":-1}`, false},
+		{`{"pattern":"x","context":21}`, false},
+		{`{"mode":"inspect","path":"a.go","line":1}`, true},
+		{`{"mode":"inspect","path":"a.go","line":-1}`, false},
+		{`{"mode":"inspect","path":"a.go","line":2147483648}`, false},
+		{`{"mode":"inspect","cursor":"c","matchIndex":1}`, true},
+		{`{"mode":"inspect","cursor":"c","matchIndex":-3}`, false},
+		{`{"mode":"inspect","cursor":"c","matchIndices":[1,2,3,4,5]}`, true},
+		{`{"mode":"inspect","cursor":"c","matchIndices":[1,2,3,4,5,6]}`, false},
+		{`{"mode":"inspect","cursor":"c","matchIndices":[-1]}`, false},
+		{`{"mode":"inspect","targets":[{"path":"a","line":1},{"path":"a","line":2},{"path":"a","line":3},{"path":"a","line":4},{"path":"a","line":5}]}`, true},
+		{`{"mode":"inspect","targets":[{"path":"a","line":1},{"path":"a","line":2},{"path":"a","line":3},{"path":"a","line":4},{"path":"a","line":5},{"path":"a","line":6}]}`, false},
+		{`{"mode":"inspect","targets":[{"path":"a","line":0}]}`, false},
+		{`{"mode":"inspect","targets":[]}`, false},
+	}
+	for _, tc := range cases {
+		var v any
+		if err := json.Unmarshal([]byte(tc.args), &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := rs.Validate(v); (err == nil) != tc.ok {
+			t.Errorf("%s: schema validation error %v, want ok=%v", tc.args, err, tc.ok)
+		}
+		_, perr := agent.ParseRequest([]byte(tc.args))
+		if tc.ok && perr != nil {
+			t.Errorf("%s: the schema takes it, the agent does not: %v", tc.args, perr)
+		}
+		if !tc.ok && perr == nil && !strings.Contains(tc.args, "2147483648") {
+			t.Errorf("%s: the schema refuses it, the agent takes it", tc.args)
+		}
+	}
 }

@@ -1,29 +1,31 @@
 // Package mcpserver serves evgrep's agent tool over the Model Context
-// Protocol: over stdio (evgrep --mcp) or over streamable HTTP bound to
-// loopback by default (evgrep --mcp-http ADDR). Every MCP session has its
-// own in-memory snapshots and cursors.
+// Protocol with the official Go SDK (github.com/modelcontextprotocol/go-sdk):
+// over stdio (evgrep --mcp) or over streamable HTTP bound to loopback by
+// default (evgrep --mcp-http ADDR). The one tool, "search", is
+// agent.Handle. Every MCP session has its own in-memory snapshots and
+// cursors; the bounds that hold over all sessions (searches at once,
+// snapshot memory, live HTTP sessions, message sizes, timeouts) are in
+// limits.go.
 //
-// The server is hand-written on the standard library (encoding/json,
-// net/http): JSON-RPC 2.0 with batches, initialize with version
-// negotiation, ping, tools/list and tools/call of the one tool "search",
-// which is agent.HandleJSON. It replaced the official Go SDK because evgrep
-// is one binary: the SDK and what it imports (JSON Schema, an alternative
-// JSON encoder, gob, slog, oauth2, ...) ran their package initialisation on
-// every plain `evgrep PATTERN` search and cost about 2 MB of its peak RSS.
-// The SDK remains the reference client of the tests (test-only imports are
-// not linked into the binary): they drive this server with it over stdio
-// and streamable HTTP, beside raw protocol cases.
+// The SDK does the protocol (initialize and version negotiation, ping,
+// tools/list, tools/call, cancellation, progress, sessions). This package
+// adds what a server facing untrusted input needs around it: the stdio
+// framing (bounded lines, a JSON-RPC error instead of a dropped session
+// for a malformed line or a batch) in stdio.go, and the HTTP checks (Host,
+// Origin, Content-Type, batches, session admission, timeouts) in http.go.
 package mcpserver
 
 import (
-	"bufio"
-	"bytes"
+	"context"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/evgrep/evgrep/internal/agent"
+	"github.com/evgrep/evgrep/snapshot"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ToolName is the name of the search tool.
@@ -32,101 +34,204 @@ const ToolName = "search"
 // Version is reported to clients.
 const Version = "0.1.0"
 
-// Limits of the server.
-const (
-	// maxSessions bounds the live streamable HTTP sessions; a new one
-	// evicts the least recently used when full.
-	maxSessions = 64
-	// sessionIdle is how long an unused HTTP session lives.
-	sessionIdle = 10 * time.Minute
-	// maxBodyBytes bounds one HTTP request body (413 beyond).
-	maxBodyBytes = 4 << 20
-	// maxStdioInFlight bounds the stdio requests answered at once (a long
-	// search does not hold up a ping, and a flood does not fork a
-	// goroutine per line).
-	maxStdioInFlight = 4
-	// readHeaderTimeout bounds how long an HTTP client may take to send
-	// its request headers.
-	readHeaderTimeout = 10 * time.Second
-)
+// server is the MCP server of one process: the SDK server with the search
+// tool, and the state of its sessions.
+type server struct {
+	mcp *mcp.Server
+	cwd string
+	now func() time.Time
+	// call answers a tool call (agent.HandleJSON; tests replace it).
+	call func(data []byte, env agent.Env) *agent.Answer
+	// budget is the snapshot memory of all sessions (snapshotBudget).
+	budget int64
+	// drain is how long the end of stdin waits for answers (stdioDrain).
+	drain time.Duration
+	// idle is how long an HTTP session lives unused (sessionIdle).
+	idle time.Duration
 
-const toolDescription = `Search a source tree with ripgrep's regex syntax and get bounded, exact evidence.
-The answer starts with a status line (exact totals of matching lines, occurrences and files; complete or partial),
-then either a count-ranked file summary with real sample lines, or numbered match lines
-"path:line:columns {match #N}  text" (columns are 1-based UTF-16, "b" = bytes for non-UTF-8 lines).
-Page with the returned cursor (it never re-runs the search). mode: auto (default), summary, matches.
-Use paths/glob/exclude to narrow; context (0-20) adds verified source lines around each match.
-mode inspect shows the whole enclosing declaration (function, method, class...) of a line:
-{path,line}, {cursor,matchIndex}, {cursor,matchIndices:[1-5]} or {targets:[{path,line}...]} (1-5);
-long source continues with the returned cursor. mode outline lists the declarations of files under path/paths.`
+	slots   chan struct{} // maxSearches
+	waiting atomic.Int64  // calls running or waiting for a slot
 
-// ServeStdio serves one session over the given streams: newline-delimited
-// JSON-RPC messages (or batches) in, one reply per line out. It returns nil
-// at the end of in, once every request read has been answered, or the
-// first error writing out.
-func ServeStdio(in io.ReadCloser, out io.Writer, cwd string) error {
-	s := newSession(cwd)
-	r := bufio.NewReaderSize(in, 64<<10)
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex // serialises writes to out and guards werr
-		werr     error
-		inFlight = make(chan struct{}, maxStdioInFlight)
-	)
-	write := func(reply []byte) {
-		mu.Lock()
-		defer mu.Unlock()
-		if werr == nil {
-			_, werr = out.Write(append(reply, '\n'))
-		}
-	}
-	failed := func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return werr != nil
-	}
-	for !failed() {
-		line, rerr := r.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			inFlight <- struct{}{}
-			wg.Add(1)
-			go func() {
-				defer func() { <-inFlight; wg.Done() }()
-				if reply := s.process(line); reply != nil {
-					write(reply)
-				}
-			}()
-		}
-		if rerr != nil {
-			break // io.EOF, or a read error: the client is gone either way
-		}
-	}
-	wg.Wait()
-	return werr
+	mu       sync.Mutex
+	sessions map[*mcp.ServerSession]*session
 }
 
-// ServeHTTP serves streamable HTTP on addr; an address without a host
-// (":8080" or "8080") binds to 127.0.0.1 only.
-func ServeHTTP(addr, cwd string, log io.Writer) error {
-	addr = LoopbackDefault(addr)
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(log, "evgrep MCP server on http://%s/\n", ln.Addr())
-	srv := &http.Server{Handler: Handler(cwd), ReadHeaderTimeout: readHeaderTimeout}
-	return srv.Serve(ln)
+// session is the state of one MCP session.
+type session struct {
+	store *snapshot.Store
+	// inFlight and lastUsed are guarded by server.mu.
+	inFlight int
+	lastUsed time.Time
 }
 
-// LoopbackDefault binds host-less addresses to the loopback interface.
-func LoopbackDefault(addr string) string {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		// "8080"
-		return net.JoinHostPort("127.0.0.1", addr)
+func newServer(cwd string) *server {
+	s := &server{
+		cwd:      cwd,
+		now:      time.Now,
+		call:     agent.HandleJSON,
+		budget:   snapshotBudget,
+		drain:    stdioDrain,
+		idle:     sessionIdle,
+		slots:    make(chan struct{}, maxSearches),
+		sessions: map[*mcp.ServerSession]*session{},
 	}
-	if host == "" {
-		host = "127.0.0.1"
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "evgrep", Version: Version}, &mcp.ServerOptions{
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}},
+	})
+	s.mcp.AddTool(searchTool(), s.handle)
+	return s
+}
+
+// session returns the state of ss, made on first use and dropped when ss
+// ends.
+func (s *server) session(ss *mcp.ServerSession) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.sessions[ss]
+	if st == nil {
+		st = &session{store: snapshot.NewMemoryStore(), lastUsed: s.now()}
+		s.sessions[ss] = st
+		go func() {
+			ss.Wait()
+			s.mu.Lock()
+			delete(s.sessions, ss)
+			s.mu.Unlock()
+		}()
 	}
-	return net.JoinHostPort(host, port)
+	return st
+}
+
+// codeBusy is the error code of a call past maxSearches +
+// maxQueuedSearches.
+const codeBusy = "E_SERVER_BUSY"
+
+// busy is the answer to such a call, in the agent's error form.
+func busy() *mcp.CallToolResult {
+	msg := fmt.Sprintf("%d searches are running and %d waiting: retry later", maxSearches, maxQueuedSearches)
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: "evgrep error " + codeBusy + ": " + msg + "\n"}},
+		StructuredContent: agent.Details{Status: "error", Error: &agent.ErrorJSON{Code: codeBusy, Message: msg}},
+		IsError:           true,
+	}
+}
+
+// handle answers tools/call of the search tool. The walk stops when the
+// request is cancelled, and reports progress when the client gave a
+// progressToken.
+func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+	st := s.session(req.Session)
+	s.mu.Lock()
+	st.inFlight++
+	st.lastUsed = s.now()
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		st.inFlight--
+		st.lastUsed = s.now()
+		s.mu.Unlock()
+	}()
+
+	if s.waiting.Add(1) > maxQueuedSearches+maxSearches {
+		s.waiting.Add(-1)
+		return busy(), nil
+	}
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		s.waiting.Add(-1)
+		return nil, ctx.Err()
+	}
+	defer func() { <-s.slots; s.waiting.Add(-1) }()
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("internal error: %v", p)}
+		}
+	}()
+
+	args := []byte(req.Params.Arguments)
+	if len(args) == 0 || string(args) == "null" {
+		args = []byte("{}")
+	}
+	env := agent.Env{Store: st.store, Cwd: s.cwd, Cancelled: func() bool { return ctx.Err() != nil }}
+	if token := req.Params.GetProgressToken(); token != nil {
+		env.Progress = progress(ctx, req.Session, token)
+	}
+	ans := s.call(args, env)
+	s.enforceBudget(st)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: ans.Text}},
+		StructuredContent: ans.Details,
+		IsError:           ans.Failed,
+	}, nil
+}
+
+// progress returns an agent.Env.Progress that sends notifications/progress
+// for token, each with a greater count than the last (the walk calls it
+// from several goroutines).
+func progress(ctx context.Context, ss *mcp.ServerSession, token any) func(int) {
+	var mu sync.Mutex
+	last := 0
+	return func(files int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if files <= last {
+			return
+		}
+		last = files
+		ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+			ProgressToken: token,
+			Progress:      float64(files),
+			Message:       fmt.Sprintf("%d files searched", files),
+		})
+	}
+}
+
+// enforceBudget drops snapshots until all sessions together keep at most
+// s.budget bytes: always the least recently used snapshot of a session
+// other than cur that has no call in flight, and only when there is none
+// those of busy sessions and of cur (cur's newest, just made, is last of
+// all since it was used last).
+func (s *server) enforceBudget(cur *session) {
+	s.mu.Lock()
+	all := make([]*session, 0, len(s.sessions)+1)
+	idle := map[*session]bool{}
+	seen := false
+	for _, st := range s.sessions {
+		all = append(all, st)
+		idle[st] = st != cur && st.inFlight == 0
+		seen = seen || st == cur
+	}
+	if !seen {
+		all = append(all, cur) // ended while answering
+	}
+	s.mu.Unlock()
+
+	total := int64(0)
+	for _, st := range all {
+		total += st.store.MemoryBytes()
+	}
+	for total > s.budget {
+		var victim *session
+		var vUsed time.Time
+		for _, st := range all {
+			used, ok := st.store.Oldest()
+			if !ok {
+				continue
+			}
+			if victim == nil || idle[st] && !idle[victim] || idle[st] == idle[victim] && used.Before(vUsed) {
+				victim, vUsed = st, used
+			}
+		}
+		if victim == nil {
+			return
+		}
+		freed := victim.store.EvictOldest()
+		if freed == 0 {
+			return
+		}
+		total -= freed
+	}
 }

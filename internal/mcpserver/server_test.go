@@ -16,6 +16,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// Protocol versions the SDK client and server agree on: the newest over
+// stdio, the newest with sessions over streamable HTTP (the newest has
+// none, and this server keeps snapshots per session).
+const (
+	newestVersion  = "2026-07-28"
+	sessionVersion = "2025-11-25"
+)
+
 func testTree(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
@@ -112,9 +120,9 @@ func call(t *testing.T, cs *mcp.ClientSession, ck *checker, args map[string]any)
 
 // exercise lists the tools, searches and pages to the end with cursors,
 // inspects, outlines and checks a forged cursor's error.
-func exercise(t *testing.T, cs *mcp.ClientSession) {
-	if v := cs.InitializeResult().ProtocolVersion; v != protocolVersions[0] {
-		t.Fatalf("negotiated %q, want %q", v, protocolVersions[0])
+func exercise(t *testing.T, cs *mcp.ClientSession, version string) {
+	if v := cs.InitializeResult().ProtocolVersion; v != version {
+		t.Fatalf("negotiated %q, want %q", v, version)
 	}
 	tools, err := cs.ListTools(context.Background(), nil)
 	if err != nil || len(tools.Tools) != 1 || tools.Tools[0].Name != ToolName {
@@ -176,7 +184,7 @@ func TestMCPStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exercise(t, cs)
+	exercise(t, cs, newestVersion)
 	cs.Close()
 	select {
 	case err := <-done:
@@ -190,14 +198,14 @@ func TestMCPStdio(t *testing.T) {
 
 func TestMCPStreamableHTTP(t *testing.T) {
 	root := testTree(t)
-	srv := httptest.NewServer(Handler(root))
+	srv := httptest.NewServer(Handler(root, Options{}))
 	defer srv.Close()
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	exercise(t, cs)
+	exercise(t, cs, sessionVersion)
 	if err := cs.Close(); err != nil {
 		t.Fatalf("close (DELETE of the session): %v", err)
 	}

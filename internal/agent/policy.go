@@ -1,0 +1,377 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The agent's path policy: what it never reads, and how it opens what it
+// reads. Every place the agent reads a file (search, inspect, outline) and
+// every path a request names goes through forbidden, refuseSpecial and
+// openChecked.
+//
+// Credential stores are matched after resolving both sides: the checked
+// path is a real path (resolved by the caller, or read back from the opened
+// descriptor), and every home folder the process may have (HOME made
+// absolute, its resolution, the account's home from the password database
+// and its resolution) contributes every entry of credentialStores together
+// with the entry's own resolution, so that ~/.ssh as a symlink into a
+// dotfiles folder forbids that folder too. Git internals are recognised by
+// what they are (isGitDir), not only by the name .git.
+
+// credentialStores are the files and folders, relative to a home folder,
+// that hold credentials, tokens or shell histories. It is the one table of
+// them: a folder entry covers everything beneath it.
+var credentialStores = []string{
+	// keys and key agents
+	".ssh", ".gnupg", ".password-store", ".local/share/keyrings",
+	".local/share/kwalletd", ".pki",
+	// cloud and cluster credentials
+	".aws", ".azure", ".config/gcloud", ".oci", ".kube", ".docker",
+	".config/doctl", ".config/hcloud", ".config/rclone", ".s3cfg", ".boto",
+	".vault-token", ".terraform.d", ".terraformrc",
+	".config/op", ".op", ".config/hub", ".config/gh", ".config/glab-cli",
+	".config/heroku", ".netrc", ".authinfo", ".authinfo.gpg",
+	// git and package registries
+	".git-credentials", ".config/git/credentials", ".gitcookies",
+	".npmrc", ".yarnrc", ".pypirc", ".gem/credentials", ".m2/settings.xml",
+	".m2/settings-security.xml", ".gradle/gradle.properties", ".nuget",
+	".cargo/credentials", ".cargo/credentials.toml", ".composer/auth.json",
+	".config/composer/auth.json",
+	// databases
+	".pgpass", ".my.cnf", ".mylogin.cnf",
+	// histories (commands typed with secrets in them)
+	".bash_history", ".zsh_history", ".history", ".sh_history",
+	".local/share/fish/fish_history", ".python_history", ".psql_history",
+	".mysql_history", ".sqlite_history", ".node_repl_history",
+	".rediscli_history", ".irb_history", ".lesshst", ".viminfo",
+}
+
+// systemPrefixes are never read: pseudo-filesystems, devices, secret
+// mounts, and the system's own key stores (readable when the agent runs
+// as root).
+var systemPrefixes = []string{
+	"/proc", "/sys", "/dev", "/run/secrets", "/var/run/secrets",
+	"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-",
+	"/etc/ssh", "/etc/ssl/private", "/etc/krb5.keytab",
+}
+
+// Policy bounds.
+const (
+	// policyTTL is how long a computed list of forbidden prefixes is kept
+	// for one HOME value; the list follows symlinks on disk, which may
+	// change under a long-running server.
+	policyTTL = 2 * time.Second
+	// maxDirAnswers is how many folder answers one policy keeps.
+	maxDirAnswers = 1 << 14
+	// maxPathBytes is the longest path the system opens (Linux PATH_MAX);
+	// a longer one is refused without looking at its components.
+	maxPathBytes = 4096
+)
+
+// forbiddenMsg is what the agent says of a path it does not read.
+const forbiddenMsg = "is not read (system or credential store, or git internals)"
+
+// pathPolicy is the set of forbidden prefixes for one HOME value, with
+// the answers it gave for folders (a folder is forbidden when it, or an
+// ancestor, is a forbidden prefix or a git store); both live for policyTTL.
+type pathPolicy struct {
+	home     string
+	at       time.Time
+	prefixes map[string]bool
+
+	mu   sync.Mutex
+	dirs map[string]bool
+}
+
+var policyCache struct {
+	sync.Mutex
+	p *pathPolicy
+}
+
+// currentPolicy returns the forbidden prefixes for the current HOME,
+// computed again when HOME changed or the list is older than policyTTL.
+func currentPolicy() *pathPolicy {
+	home := os.Getenv("HOME")
+	now := time.Now()
+	policyCache.Lock()
+	defer policyCache.Unlock()
+	if p := policyCache.p; p != nil && p.home == home && now.Sub(p.at) < policyTTL {
+		return p
+	}
+	p := &pathPolicy{home: home, at: now, prefixes: map[string]bool{}, dirs: map[string]bool{}}
+	for _, f := range forbiddenPrefixes(home) {
+		p.prefixes[f] = true
+	}
+	policyCache.p = p
+	return p
+}
+
+// homeFolders returns every folder that may be the user's home: HOME
+// (made absolute when relative), the account's home from the password
+// database (os/user reads /etc/passwd itself when built without cgo), and
+// the resolution of each.
+func homeFolders(home string) []string {
+	var out []string
+	if home != "" {
+		if abs, err := filepath.Abs(home); err == nil {
+			out = append(out, abs)
+		}
+	}
+	if u, err := user.Current(); err == nil && u.HomeDir != "" && filepath.IsAbs(u.HomeDir) {
+		out = append(out, u.HomeDir)
+	}
+	for _, h := range out {
+		if r := resolveExisting(h); r != h {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// forbiddenPrefixes lists the forbidden places for HOME value home: the
+// system prefixes and every credential store under every home folder,
+// each as written and resolved.
+func forbiddenPrefixes(home string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		p = filepath.Clean(p)
+		if p != "/" && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, p := range systemPrefixes {
+		add(p)
+		add(resolveExisting(p))
+	}
+	for _, h := range homeFolders(home) {
+		for _, e := range credentialStores {
+			p := filepath.Join(h, e)
+			add(p)
+			add(resolveExisting(p))
+		}
+	}
+	return out
+}
+
+// resolveExisting resolves the symlinks of the longest existing prefix of
+// path and appends the rest, so a credential store that does not exist yet
+// under a linked folder is still placed where it would be created.
+func resolveExisting(path string) string {
+	if len(path) > maxPathBytes {
+		return path
+	}
+	rest := ""
+	for p := path; ; {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return path
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = parent
+	}
+}
+
+// forbidden reports whether an absolute, resolved path is a credential
+// store, a system place, git internals, or lies inside one of them.
+func forbidden(path string) bool {
+	path, ok := cleanAbs(path)
+	return !ok || forbiddenFile(path) || isGitDir(path)
+}
+
+// forbiddenFile is forbidden for a path known not to be a folder (a walk's
+// entry, an opened regular file): it does not look for a git store in path
+// itself, which saves a stat per file.
+func forbiddenFile(path string) bool {
+	path, ok := cleanAbs(path)
+	if !ok || strings.Contains(path+"/", "/.git/") {
+		return true
+	}
+	p := currentPolicy()
+	return p.prefixes[path] || p.forbiddenDir(filepath.Dir(path))
+}
+
+// cleanAbs makes path absolute and clean; ok is false when it cannot, or
+// when the path is too long to name a file at all.
+func cleanAbs(path string) (string, bool) {
+	if len(path) > maxPathBytes {
+		return "", false
+	}
+	if !filepath.IsAbs(path) {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return "", false
+		}
+		path = abs
+	}
+	return filepath.Clean(path), true
+}
+
+// forbiddenDir reports whether folder dir or one of its ancestors is a
+// forbidden prefix or a git store; answers are kept with the policy.
+func (p *pathPolicy) forbiddenDir(dir string) bool {
+	p.mu.Lock()
+	yes, ok := p.dirs[dir]
+	p.mu.Unlock()
+	if ok {
+		return yes
+	}
+	yes = p.prefixes[dir] || isGitDir(dir)
+	if parent := filepath.Dir(dir); !yes && parent != dir {
+		yes = p.forbiddenDir(parent)
+	}
+	p.mu.Lock()
+	if len(p.dirs) >= maxDirAnswers {
+		clear(p.dirs)
+	}
+	p.dirs[dir] = yes
+	p.mu.Unlock()
+	return yes
+}
+
+// isGitDir reports whether dir is a git store, by what git itself checks:
+// a HEAD file with an objects/ and a refs/ folder (a .git folder, a bare
+// x.git, a --separate-git-dir store), or HEAD with a commondir file (the
+// store of a linked worktree).
+func isGitDir(dir string) bool {
+	head, err := os.Lstat(filepath.Join(dir, "HEAD"))
+	if err != nil || !(head.Mode().IsRegular() || head.Mode()&fs.ModeSymlink != 0) {
+		return false
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "commondir")); err == nil && fi.Mode().IsRegular() {
+		return true
+	}
+	objects, err1 := os.Stat(filepath.Join(dir, "objects"))
+	refs, err2 := os.Stat(filepath.Join(dir, "refs"))
+	return err1 == nil && err2 == nil && objects.IsDir() && refs.IsDir()
+}
+
+// specialKind names a file type the agent never opens, or "" for a
+// regular file or a folder.
+func specialKind(m fs.FileMode) string {
+	switch {
+	case m.IsRegular(), m.IsDir():
+		return ""
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO (named pipe)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file"
+}
+
+// refuseSpecial returns an E_PATH_FORBIDDEN error when path (followed) is
+// a FIFO, socket, device or other non-regular file, which the agent never
+// opens for a read that could block; nil for a regular file, a folder or
+// a path it cannot stat (the caller reports that).
+func refuseSpecial(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	if k := specialKind(fi.Mode()); k != "" {
+		return &Error{Code: CodePathForbidden, Msg: shorten(path, maxEchoBytes) + " is " + k + "; the agent reads regular files only"}
+	}
+	return nil
+}
+
+// Errors of openChecked, wrapped in an *fs.PathError (errors.Is finds them).
+var (
+	errNotRegular      = errors.New("not a regular file; not read")
+	errLinkNotFollowed = errors.New("a symbolic link; not followed")
+	errPathForbidden   = errors.New(forbiddenMsg)
+	errSwapped         = errors.New("changed while it was opened; not read")
+)
+
+// openChecked opens path for reading without following a symlink in its
+// last component and without blocking (O_NONBLOCK), then checks the
+// opened file: it must be a regular file, and its real path must not be
+// forbidden. The real path is path itself when openat2 could open it with
+// no symlink in any component (the common case, one syscall), else it is
+// read back from the descriptor, or resolved and compared by identity. A
+// file swapped for a symlink or a FIFO between the walk and the open is
+// therefore never read.
+func openChecked(path string) (*os.File, error) {
+	if err := preOpenCheck(path); err != nil {
+		return nil, err
+	}
+	f := openLinkFree(path)
+	linkFree := f != nil
+	if !linkFree {
+		var err error
+		f, err = os.OpenFile(path, os.O_RDONLY|openPolicyFlags, 0)
+		if err != nil {
+			if isLoop(err) {
+				return nil, &fs.PathError{Op: "open", Path: path, Err: errLinkNotFollowed}
+			}
+			return nil, err
+		}
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if k := specialKind(fi.Mode()); k != "" || !fi.Mode().IsRegular() {
+		f.Close()
+		if k == "" {
+			k = "a folder"
+		}
+		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%s, %w", k, errNotRegular)}
+	}
+	real, ok := cleanAbs(path)
+	if !linkFree || !ok {
+		if real, err = openedPath(f, fi, path); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	if forbiddenFile(real) {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: path, Err: errPathForbidden}
+	}
+	return f, nil
+}
+
+// openedPath returns the real path of the opened file f: the kernel's
+// name for the descriptor when /proc is there, else path resolved, which
+// must then be the same file as f.
+func openedPath(f *os.File, fi os.FileInfo, path string) (string, error) {
+	if real, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd()))); err == nil && filepath.IsAbs(real) {
+		return real, nil
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", err
+	}
+	if real, err = filepath.Abs(real); err != nil {
+		return "", err
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return "", err
+	}
+	if !os.SameFile(st, fi) {
+		return "", &fs.PathError{Op: "open", Path: path, Err: errSwapped}
+	}
+	return real, nil
+}
