@@ -441,7 +441,7 @@ func widen(req *Request, env Env, root string, subs []string) (string, *Request,
 	wide.Paths = nil
 	scope := subs
 	if env.Cwd != "" {
-		if cwd, err := snapshot.NormalizeRoot(env.Cwd); err == nil && cwd != root && !forbidden(cwd) {
+		if cwd, err := snapshot.NormalizeRoot(env.Cwd); err == nil && cwd != root && !forbidden(cwd) && !tooWide(cwd) {
 			if rel, err := filepath.Rel(cwd, root); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
 				rel = filepath.ToSlash(rel)
 				scope = []string{rel}
@@ -460,6 +460,20 @@ func widen(req *Request, env Env, root string, subs []string) (string, *Request,
 		return "", nil, nil
 	}
 	return root, &wide, scope
+}
+
+// tooWide reports whether dir is too wide to search unasked when a search
+// below it found nothing: the file system root or the home directory.
+func tooWide(dir string) bool {
+	if dir == string(filepath.Separator) {
+		return true
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return false
+	}
+	h, err := snapshot.NormalizeRoot(home)
+	return err == nil && h == dir
 }
 
 // view is what renders one answer of a snapshot: its store, the page shape
@@ -785,14 +799,14 @@ func renderSummary(a *Answer, v view, offset int) error {
 		if !done {
 			addNext(d, Request{Cursor: s}, fmt.Sprintf("files %d–%d of %d", next+1, min(total, next+snapshot.MaxSummaryFiles), total))
 		}
-		if len(files) > 0 {
+		if len(files) > 0 && len(files[0].Path) <= maxEchoBytes {
 			addNext(d, Request{Cursor: s, Paths: StringList{files[0].Path}}, fmt.Sprintf("the match lines of %s only, numbered as here (paths takes 1–%d files)", files[0].Path, maxSelect))
 		}
 		addNext(d, Request{Cursor: s, Mode: ModeMatches}, fmt.Sprintf("every match line from #1, %d per page", v.limit))
 		if n := inspectNumbers(d.Matches); len(n) > 0 {
 			addNext(d, Request{Cursor: s, Mode: ModeInspect, MatchIndices: n}, "the code around "+matchList(n))
 		}
-	} else if len(files) > 0 {
+	} else if len(files) > 0 && echoable(snap, files[0].Path) {
 		addNext(d, nextSearch(snap, []string{files[0].Path}, v), fmt.Sprintf("a new search (no cursor to follow): the match lines of %s", files[0].Path))
 	}
 	writeNext(&b, d)
@@ -806,11 +820,17 @@ func writeUnverified(b *strings.Builder, d *Details, files []snapshot.File) {
 	for _, f := range files {
 		if !f.Revision.Verified {
 			d.UnverifiedFiles = append(d.UnverifiedFiles, UnverifiedJSON{Path: f.Path, Reason: unverifiedReason})
-			names = append(names, f.Path)
+			if len(names) < maxUnverifiedNamed {
+				names = append(names, shorten(f.Path, maxEchoBytes))
+			}
 		}
 	}
-	if len(names) > 0 {
-		fmt.Fprintf(b, "Unverified (%s; their lines may not be the files' content now): %s\n", unverifiedReason, strings.Join(names, ", "))
+	if n := len(d.UnverifiedFiles); n > 0 {
+		list := strings.Join(names, ", ")
+		if n > len(names) {
+			list += fmt.Sprintf(" and %d more", n-len(names))
+		}
+		fmt.Fprintf(b, "Unverified (%s; their lines may not be the files' content now): %s\n", unverifiedReason, list)
 	}
 }
 
@@ -857,6 +877,12 @@ func nextSearch(snap *snapshot.Snapshot, paths []string, v view) Request {
 		r.Context = &c
 	}
 	return r
+}
+
+// echoable reports whether a new search of path with snap's options can be
+// suggested whole: its pattern, root and path are short enough to echo.
+func echoable(snap *snapshot.Snapshot, path string) bool {
+	return len(path) <= maxEchoBytes && len(snap.Meta.Root) <= maxEchoBytes && len(snap.Meta.Options["pattern"]) <= maxEchoBytes
 }
 
 // requestJSON renders a request as the exact JSON object to send.
@@ -920,7 +946,7 @@ func renderMatches(a *Answer, v view, sel snapshot.PathSelection, offset int) er
 	b.WriteString(statusLine(snap, sel))
 	writeRetry(&b, d)
 	ctx := v.context
-	budget := responseBudget - b.Len() - 600
+	budget := responseBudget - b.Len() - matchesTailReserve
 	allowance := (2*ctx + 1) * contextLineBytes // what one line's context may take
 	size := func(l snapshot.Line) int {
 		n := len(formatLine(l, snapshot.MaxExcerptChars))
@@ -970,9 +996,13 @@ func renderMatches(a *Answer, v view, sel snapshot.PathSelection, offset int) er
 		} else {
 			var ts []Target
 			for _, m := range d.Matches[:len(n)] {
-				ts = append(ts, Target{Path: m.Path, Line: m.Line})
+				if len(m.Path) <= maxEchoBytes {
+					ts = append(ts, Target{Path: m.Path, Line: m.Line})
+				}
 			}
-			addNext(d, Request{Mode: ModeInspect, Path: snap.Meta.Root, Targets: ts}, "the code around "+matchList(n)+" (as the files are now)")
+			if len(ts) > 0 && len(snap.Meta.Root) <= maxEchoBytes {
+				addNext(d, Request{Mode: ModeInspect, Path: snap.Meta.Root, Targets: ts}, "the code around these lines (as the files are now)")
+			}
 		}
 	}
 	if done && count.Partial {
@@ -980,7 +1010,9 @@ func renderMatches(a *Answer, v view, sel snapshot.PathSelection, offset int) er
 		for _, f := range snap.Files() {
 			if f.Retained < f.Lines && sel.Match(f.Path) {
 				b.WriteString("Only the first retained lines are listed (more than 50,000 in all).\n")
-				addNext(d, nextSearch(snap, []string{f.Path}, v), fmt.Sprintf("a new search of %s alone, for its %d lines not retained", f.Path, f.Lines-f.Retained))
+				if echoable(snap, f.Path) {
+					addNext(d, nextSearch(snap, []string{f.Path}, v), fmt.Sprintf("a new search of %s alone, for its %d lines not retained", f.Path, f.Lines-f.Retained))
+				}
 				break
 			}
 		}

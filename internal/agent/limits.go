@@ -20,6 +20,14 @@ const (
 	maxLimit        = 100
 	maxInspectBatch = 5
 
+	// matchesTailReserve is what a matches page keeps free of match lines
+	// for what follows them: unverified files, the cursor and the next
+	// calls.
+	matchesTailReserve = 1200
+	// maxUnverifiedNamed is how many unverified files the text of a page
+	// names (the details list all of the page's).
+	maxUnverifiedNamed = 5
+
 	// maxSelect is how many files one cursor request may select (paths).
 	maxSelect = 20
 	// nextInspect is how many match numbers a suggested inspect call
