@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/evgrep/evgrep/revisions"
 	"github.com/evgrep/evgrep/snapshot"
+	"github.com/evgrep/evgrep/walker"
 )
 
 // askf is ask with a formatted request.
@@ -572,6 +574,51 @@ func TestDetailsFieldNames(t *testing.T) {
 	for _, k := range []string{`"summaryCursor":`, `"previewsShown":`, `"previewsOmitted":`, `"next":[{"request":{`} {
 		if !strings.Contains(string(b), k) {
 			t.Errorf("details lack %s: %s", k, b)
+		}
+	}
+}
+
+// TestRevisionVerifiedWhileOpen (point 8): the collector verifies a file
+// read whole and unchanged, although the pipeline closes the file before
+// End; a file that grows while it is read, or is not read to its end, is
+// unverified.
+func TestRevisionVerifiedWhileOpen(t *testing.T) {
+	root := tree(t, map[string]string{"whole.txt": strings.Repeat("needle\n", 50), "grows.txt": strings.Repeat("needle\n", 50), "cut.txt": strings.Repeat("needle\n", 50)})
+	c := &collector{b: snapshot.NewBuilder(), root: root, note: func(string) {}, walk: &walkState{}}
+	for _, name := range []string{"whole.txt", "grows.txt", "cut.txt"} {
+		e := walker.Entry{Path: filepath.Join(root, name)}
+		if ok, _ := c.Begin(e); !ok {
+			t.Fatalf("%s not searched", name)
+		}
+		f, tap, err := c.Open(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := tap.Reader(f)
+		head := make([]byte, 10)
+		if _, err := io.ReadFull(r, head); err != nil {
+			t.Fatal(err)
+		}
+		switch name {
+		case "grows.txt":
+			g, err := os.OpenFile(e.Path, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.WriteString("needle appended while read\n")
+			g.Close()
+			io.Copy(io.Discard, r)
+		case "whole.txt":
+			io.Copy(io.Discard, r)
+		}
+		c.b.AddLine(c.path, 1, []byte("needle"), []snapshot.Range{{End: 6, EndUTF16: 6}})
+		f.Close() // as the pipeline does, before End
+		c.End(e, nil)
+	}
+	snap := c.b.Build(snapshot.Meta{Root: root})
+	for name, want := range map[string]bool{"whole.txt": true, "grows.txt": false, "cut.txt": false} {
+		if f, _ := snap.File(name); f.Revision.Verified != want {
+			t.Errorf("%s: verified %v, want %v", name, f.Revision.Verified, want)
 		}
 	}
 }
