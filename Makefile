@@ -39,20 +39,37 @@ conformance: build
 conformance-walker: build
 	python3 $(SHARED)/conformance/run.py $(BIN) --supported-flags $(SHARED)/conformance/flags-walker.txt
 
+# The reference ripgrep 15.2.0, from $(SHARED)/conformance/rg15: unpacked
+# into RG15_DIR with the C library it needs. Besides the launcher DIR/rg
+# that the installer writes, DIR/rg-direct is the same executable with its
+# interpreter and library path written in (patchelf), so that timings do
+# not include a shell.
+RG15_DIR ?= /opt/rg15
+.PHONY: reference
+reference:
+	bash $(SHARED)/conformance/rg15/install.sh $(RG15_DIR)
+	cp $(RG15_DIR)/root/usr/bin/rg $(RG15_DIR)/rg-direct
+	patchelf --set-interpreter $(RG15_DIR)/root/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 \
+		--set-rpath $(RG15_DIR)/root/usr/lib/x86_64-linux-gnu $(RG15_DIR)/rg-direct
+	$(RG15_DIR)/rg-direct --version | head -1
+
 # Benchmarks (bench/README.md): evgrep against rg, grep, git grep and ugrep.
+# The rg side is ripgrep 15.2 ($(RG15_DIR)/rg-direct, `make reference`) when
+# it is installed, else rg on PATH.
 # Extra flags: make bench BENCHFLAGS='--runs 3 --corpus ~/src/linux'.
 .PHONY: bench bench-quick
 BENCHFLAGS ?=
+BENCH_RG ?= $(firstword $(wildcard $(RG15_DIR)/rg-direct) rg)
 bench: build
-	$(GO) run ./bench --evgrep $(BIN) $(BENCHFLAGS)
+	$(GO) run ./bench --evgrep $(BIN) --rg $(BENCH_RG) $(BENCHFLAGS)
 
 bench-quick: build
-	$(GO) run ./bench --quick --evgrep $(BIN) $(BENCHFLAGS)
+	$(GO) run ./bench --quick --evgrep $(BIN) --rg $(BENCH_RG) $(BENCHFLAGS)
 
 # One broad agent call against the rg pipeline it replaces (bench/agentbench).
 .PHONY: bench-agent
 bench-agent: build
-	$(GO) run ./bench/agentbench --evgrep $(BIN) $(BENCHFLAGS)
+	$(GO) run ./bench/agentbench --evgrep $(BIN) --rg $(BENCH_RG) $(BENCHFLAGS)
 
 clean:
 	rm -rf bin

@@ -518,7 +518,7 @@ func TestSummarize(t *testing.T) {
 	jobs := []JobResult{
 		{ID: "goroot/a", Ratio: ptr(0.5), RSSRatio: ptr(1), EvgrepAgrees: &yes,
 			Results: []ToolResult{{Tool: toolEvgrep, Agrees: &yes}, {Tool: toolGrep, Agrees: &no}}},
-		{ID: "goroot/b", Ratio: ptr(2), RSSRatio: ptr(2.5), EvgrepAgrees: &no,
+		{ID: "goroot/b", Ratio: ptr(2), RSSRatio: ptr(2.6), EvgrepAgrees: &no,
 			Results: []ToolResult{{Tool: toolEvgrep, Agrees: &no}}},
 		{ID: "tiny/c", Ratio: ptr(1.1), RSSRatio: ptr(1.5)},
 		{ID: "large/d"},

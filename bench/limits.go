@@ -62,9 +62,11 @@ const (
 	// harness's own high-water RSS is reported as "at most" that value.
 	rssFloorMarginKiB = 256
 
-	// Acceptance targets of issue 4, shown in the summary.
+	// Acceptance targets, shown in the summary: the time ratios of issue
+	// 4, and the peak-RSS bound of 2.5× rg that linking the official MCP
+	// SDK brought (issue 11).
 	targetMedianRatio = 1.0
 	targetMaxRatio    = 1.5
-	targetRSSRatio    = 2.0
+	targetRSSRatio    = 2.5
 	targetTinyRatio   = 1.2
 )

@@ -39,6 +39,7 @@ type options struct {
 	corpora    []string
 	goroot     string
 	evgrep     string
+	rg         string
 	tools      []string
 	only       *regexp.Regexp
 	noLarge    bool
@@ -78,6 +79,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs.Var(&corpora, "corpus", "also run the tree queries on `DIR` (repeatable)")
 	fs.StringVar(&o.goroot, "goroot", "", "the GOROOT tree to search and to build the large file from (default: go env GOROOT)")
 	fs.StringVar(&o.evgrep, "evgrep", filepath.Join(root, "bin", "evgrep"), "the evgrep binary")
+	fs.StringVar(&o.rg, "rg", os.Getenv("EVGREP_REFERENCE_RG"), "the reference rg binary (default: $EVGREP_REFERENCE_RG, else rg on PATH)")
 	fs.StringVar(&tools, "tools", strings.Join(knownTools, ","), "comma-separated tools to run, when installed")
 	fs.StringVar(&only, "only", "", "run only the jobs whose id (corpus/query) matches this `REGEXP`")
 	fs.BoolVar(&o.noLarge, "no-large", false, "skip the large-file queries")
@@ -215,7 +217,7 @@ func bench(o *options, stdout, stderr io.Writer) error {
 		TimeoutSeconds: o.timeout.Seconds(), OthersTimeoutSeconds: o.others.Seconds(), BudgetSeconds: o.budget.Seconds(),
 		Machine: Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(),
 			Load1: loadAverage(), Environment: "LC_ALL=C.UTF-8"}}
-	tools, missing, err := findTools(o.evgrep, o.tools)
+	tools, missing, err := findTools(o.evgrep, o.rg, o.tools)
 	if err != nil {
 		return err
 	}

@@ -176,8 +176,9 @@ func grepSyntaxFlag(s Syntax) string {
 }
 
 // findTools resolves the wanted tools. evgrep is taken from evgrepPath
-// (required); the others from PATH and skipped when absent.
-func findTools(evgrepPath string, wanted []string) ([]Tool, []string, error) {
+// (required), rg from rgPath when given (the reference, ripgrep 15.2),
+// the others from PATH; a tool not found is skipped.
+func findTools(evgrepPath, rgPath string, wanted []string) ([]Tool, []string, error) {
 	want := map[string]bool{}
 	for _, w := range wanted {
 		want[w] = true
@@ -202,6 +203,13 @@ func findTools(evgrepPath string, wanted []string) ([]Tool, []string, error) {
 			path, err = filepath.Abs(path)
 			if err != nil {
 				return nil, nil, err
+			}
+		case toolRg:
+			if rgPath == "" {
+				rgPath = toolRg
+			}
+			if path, err = exec.LookPath(rgPath); err == nil {
+				path, err = filepath.Abs(path)
 			}
 		case toolGitGrep:
 			path, err = exec.LookPath("git")

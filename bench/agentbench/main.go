@@ -28,8 +28,12 @@ func main() {
 	pattern := flag.String("pattern", "err", "pattern of the broad search")
 	runs := flag.Int("runs", 7, "timed runs per side (after one warm-up)")
 	evgrep := flag.String("evgrep", "bin/evgrep", "evgrep binary")
+	rgPath := flag.String("rg", os.Getenv("EVGREP_REFERENCE_RG"), "the reference rg (default: $EVGREP_REFERENCE_RG, else rg on PATH)")
 	flag.Parse()
-	rg, err := exec.LookPath("rg")
+	if *rgPath == "" {
+		*rgPath = "rg"
+	}
+	rg, err := exec.LookPath(*rgPath)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agentbench: rg is not installed")
 		os.Exit(2)
