@@ -110,6 +110,11 @@ func TestSummaryCursorSelects(t *testing.T) {
 	}
 	failsWith(t, env, string(snapshot.CodeOptionsConflict), fmt.Sprintf(`{"cursor":%q,"paths":["a.txt"]}`, one.Details.Cursor))
 	failsWith(t, env, CodeInvalidRequest, fmt.Sprintf(`{"cursor":%q,"paths":["nope.txt"]}`, s))
+	failsWith(t, env, CodeInvalidRequest, fmt.Sprintf(`{"cursor":%q,"paths":["../a.txt"]}`, s))
+	failsWith(t, env, CodeInvalidRequest, fmt.Sprintf(`{"cursor":%q,"paths":["/etc/passwd"]}`, s))
+	failsWith(t, env, CodeInvalidRequest, fmt.Sprintf(`{"cursor":%q,"paths":[%s]}`, s, strings.Repeat(`"a.txt",`, maxSelect)+`"b.txt"`))
+	failsWith(t, env, CodeInvalidRequest, fmt.Sprintf(`{"cursor":%q,"mode":"summary","paths":["a.txt"]}`, s))
+	failsWith(t, env, string(snapshot.CodeOptionsConflict), fmt.Sprintf(`{"cursor":%q,"paths":["a.txt"],"pattern":"other"}`, s))
 	failsWith(t, env, string(snapshot.CodeWrongKind), fmt.Sprintf(`{"cursor":%q,"mode":"summary"}`, one.Details.Cursor))
 	// Still reusable: the summary again, and inspect by its numbers.
 	if again := askf(t, env, `{"cursor":%q}`, s); again.Details.Mode != ModeSummary || len(again.Details.Files) != 5 {
