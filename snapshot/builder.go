@@ -86,12 +86,22 @@ func (b *Builder) AddFile(path string, rev revisions.Revision) {
 // copied, so the caller may reuse its buffers. Call it once per (path,
 // line): a line added twice is counted and numbered twice.
 func (b *Builder) AddLine(path string, lineNumber int, text []byte, ranges []Range) {
+	b.AddLineCounted(path, lineNumber, text, ranges, len(ranges))
+}
+
+// AddLineCounted is AddLine for a line that holds occurrences occurrences
+// of which only the first are given: the caller need not list the millions
+// of occurrences of a huge line, only the first MaxRangesRetained (all of
+// them when there are fewer), since no more are retained. The line counts
+// occurrences occurrences (at least len(ranges)).
+func (b *Builder) AddLineCounted(path string, lineNumber int, text []byte, ranges []Range, occurrences int) {
 	lineNumber = max(lineNumber, 0)
+	occurrences = max(occurrences, len(ranges))
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	f := b.file(path)
 	f.lines++
-	f.occ += len(ranges)
+	f.occ += occurrences
 	if b.cut && !less(path, lineNumber, b.cutPath, b.cutLine) {
 		return
 	}
@@ -103,7 +113,7 @@ func (b *Builder) AddLine(path string, lineNumber int, text []byte, ranges []Ran
 			return
 		}
 	}
-	k := keptLine{line: retain(f.path, lineNumber, text, ranges), file: f}
+	k := keptLine{line: retain(f.path, lineNumber, text, ranges, occurrences), file: f}
 	k.cost = len(k.line.Text) + rangeCost*len(k.line.Ranges)
 	heap.Push(&b.kept, k)
 	f.retained++
@@ -127,8 +137,8 @@ func (b *Builder) drop(path string, n int) {
 // most MaxLineBytes long, else a window around the first occurrence cut at
 // character boundaries; ranges starting in the window, at most
 // MaxRangesRetained of them.
-func retain(path string, n int, text []byte, ranges []Range) Line {
-	l := Line{Path: path, Number: n, LineBytes: len(text), Occurrences: len(ranges)}
+func retain(path string, n int, text []byte, ranges []Range, occurrences int) Line {
+	l := Line{Path: path, Number: n, LineBytes: len(text), Occurrences: occurrences}
 	lo, hi := 0, len(text)
 	if len(text) > MaxLineBytes {
 		first := 0

@@ -374,3 +374,50 @@ func TestOddLineNumbers(t *testing.T) {
 	}
 	sameSnapshot(t, got2, s)
 }
+
+// TestAddLineCounted checks that a line given with only its first
+// MaxRangesRetained ranges and its exact count is retained and counted as
+// the same line given with all its ranges.
+func TestAddLineCounted(t *testing.T) {
+	tests := []struct {
+		name  string
+		text  string
+		first int // offset of the first occurrence
+		every int // distance between occurrences
+	}{
+		{"short line, many ranges", strings.Repeat("a", 500), 0, 1},
+		{"long line, dense", strings.Repeat("a", 100000), 0, 1},
+		{"long line, first in the middle", strings.Repeat("ab", 50000), 50001, 2},
+		{"long line, sparse", strings.Repeat("a", 100000), 10, 700},
+		{"fewer than retained", strings.Repeat("a", 100), 5, 30},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var all []Range
+			for off := tc.first; off < len(tc.text); off += tc.every {
+				all = append(all, Range{Start: off, End: off + 1, StartUTF16: off, EndUTF16: off + 1})
+			}
+			whole, counted := NewBuilder(), NewBuilder()
+			whole.AddLine("f", 7, []byte(tc.text), all)
+			counted.AddLineCounted("f", 7, []byte(tc.text), all[:min(len(all), MaxRangesRetained)], len(all))
+			sw, sc := whole.Build(Meta{}), counted.Build(Meta{})
+			lw, _ := sw.Line(1)
+			lc, _ := sc.Line(1)
+			if lc.Occurrences != len(all) || sc.Totals.Occurrences != len(all) || sc.Files()[0].Occurrences != len(all) {
+				t.Errorf("occurrences: line %d, totals %d, file %d; want %d", lc.Occurrences, sc.Totals.Occurrences, sc.Files()[0].Occurrences, len(all))
+			}
+			if lw.TextStart != lc.TextStart || !bytes.Equal(lw.Text, lc.Text) || lw.LineBytes != lc.LineBytes {
+				t.Errorf("text differs: [%d,+%d) vs [%d,+%d)", lw.TextStart, len(lw.Text), lc.TextStart, len(lc.Text))
+			}
+			if fmt.Sprint(lw.Ranges) != fmt.Sprint(lc.Ranges) {
+				t.Errorf("ranges differ: %d vs %d retained", len(lw.Ranges), len(lc.Ranges))
+			}
+		})
+	}
+	// A count below the ranges given is raised to them.
+	b := NewBuilder()
+	b.AddLineCounted("f", 1, []byte("aaa"), []Range{{Start: 0, End: 1}, {Start: 1, End: 2}}, 1)
+	if s := b.Build(Meta{}); s.Totals.Occurrences != 2 {
+		t.Errorf("count below ranges: occurrences %d, want 2", s.Totals.Occurrences)
+	}
+}

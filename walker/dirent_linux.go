@@ -149,18 +149,3 @@ func birthTime(path string) (int64, bool) {
 
 func statAtime(st *syscall.Stat_t) syscall.Timespec { return st.Atim }
 func statMtime(st *syscall.Stat_t) syscall.Timespec { return st.Mtim }
-
-// probeDir opens the directory path and closes it again, to report what
-// opening it would report.
-func probeDir(path string) error {
-	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err == nil {
-			syscall.Close(fd)
-		}
-		return err
-	}
-}

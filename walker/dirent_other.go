@@ -44,13 +44,3 @@ func birthTime(path string) (int64, bool) { return 0, false }
 
 func statAtime(st *syscall.Stat_t) syscall.Timespec { return st.Atimespec }
 func statMtime(st *syscall.Stat_t) syscall.Timespec { return st.Mtimespec }
-
-// probeDir opens the directory path and closes it again, to report what
-// opening it would report.
-func probeDir(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	return f.Close()
-}

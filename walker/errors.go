@@ -7,15 +7,16 @@ import (
 	"syscall"
 
 	"github.com/evgrep/evgrep/internal/oserr"
+	"github.com/evgrep/evgrep/walker/ignore"
 )
 
 // PathError is a problem with one path met during a walk: a root that does
 // not exist, a directory that cannot be read, a symlink (with Follow) that
-// points nowhere. Its Error text is what ripgrep 13 prints for it, e.g.
+// points nowhere. Its Error text is what ripgrep prints for it, e.g.
 // "foo: No such file or directory (os error 2)", or, in the single-threaded
 // walk (which in rg is walkdir's), "foo: IO error for operation on foo:
-// Permission denied (os error 13)". ripgrep prints these lines with no
-// "rg: " prefix.
+// Permission denied (os error 13)". ripgrep 15 prints these lines after
+// "rg: " (ripgrep 13 without it).
 type PathError struct {
 	// Path is the path as the walk spelled it.
 	Path string
@@ -62,11 +63,17 @@ type IgnoreFileError struct {
 	Err error
 }
 
-// Error returns ripgrep's message.
+// Error returns ripgrep's message. A file that fails as a whole because a
+// line nests its alternates too deeply (*ignore.NestError) is reported, as
+// ripgrep reports it, without the file's path.
 func (e *IgnoreFileError) Error() string {
 	var errno syscall.Errno
 	if errors.As(e.Err, &errno) {
 		return e.Path + ": " + oserr.Text(e.Err)
+	}
+	var ne *ignore.NestError
+	if errors.As(e.Err, &ne) {
+		return ne.Error()
 	}
 	return e.Path + ": " + e.Err.Error()
 }

@@ -1,10 +1,13 @@
 package walker
 
 import (
+	"io"
 	"os"
 	"os/user"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // homeDir returns $HOME, or the user database's home directory when HOME
@@ -34,22 +37,36 @@ func xdgConfigHome() (string, bool) {
 }
 
 // globalExcludesPath returns the path of git's global excludes file the
-// way the ignore crate finds it, without running git: core.excludesFile
-// from ~/.gitconfig, else from $XDG_CONFIG_HOME/git/config (or
-// ~/.config/git/config), else $XDG_CONFIG_HOME/git/ignore (or
-// ~/.config/git/ignore).
+// way the ignore crate of ripgrep 15 finds it, without running git: the
+// core.excludesFile of the first of these config files that names one:
+// $GIT_CONFIG_GLOBAL (when set and not empty), ~/.gitconfig,
+// $XDG_CONFIG_HOME/git/config (or ~/.config/git/config),
+// $GIT_CONFIG_SYSTEM (when set and not empty; /etc/gitconfig is not
+// read); else $XDG_CONFIG_HOME/git/ignore (or ~/.config/git/ignore).
 func globalExcludesPath() (string, bool) {
+	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		if p, ok := excludesFileFromConfig(g); ok {
+			return p, true
+		}
+	}
 	if h, ok := homeDir(); ok {
 		if p, ok := excludesFileFromConfig(joinPath(h, ".gitconfig")); ok {
 			return p, true
 		}
 	}
-	x, ok := xdgConfigHome()
-	if !ok {
-		return "", false
+	x, xok := xdgConfigHome()
+	if xok {
+		if p, ok := excludesFileFromConfig(joinPath(x, "git/config")); ok {
+			return p, true
+		}
 	}
-	if p, ok := excludesFileFromConfig(joinPath(x, "git/config")); ok {
-		return p, true
+	if sys := os.Getenv("GIT_CONFIG_SYSTEM"); sys != "" {
+		if p, ok := excludesFileFromConfig(sys); ok {
+			return p, true
+		}
+	}
+	if !xok {
+		return "", false
 	}
 	return joinPath(x, "git/ignore"), true
 }
@@ -57,11 +74,11 @@ func globalExcludesPath() (string, bool) {
 // excludesFileFromConfig reads a git config file and returns its
 // excludesfile value, with every '~' replaced by the home directory.
 func excludesFileFromConfig(path string) (string, bool) {
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path)
 	if err != nil {
 		return "", false
 	}
-	v, ok := parseExcludesFile(string(data))
+	v, ok := parseExcludesFile(data)
 	if !ok {
 		return "", false
 	}
@@ -71,35 +88,38 @@ func excludesFileFromConfig(path string) (string, bool) {
 	return v, true
 }
 
-// parseExcludesFile finds the first line of a git config that reads
-// "excludesfile = VALUE" (the key in any case, in any section: the ignore
-// crate does not parse sections either) and returns VALUE up to the end of
-// the line, trailing blanks included, as its regular expression
-// (?im)^\s*excludesfile\s*=\s*(.+)\s*$ does.
-func parseExcludesFile(cfg string) (string, bool) {
-	for len(cfg) > 0 {
-		line := cfg
-		if i := strings.IndexByte(cfg, '\n'); i >= 0 {
-			line, cfg = cfg[:i], cfg[i+1:]
-		} else {
-			cfg = ""
-		}
-		s := strings.TrimLeft(line, " \t\r\v\f")
-		const key = "excludesfile"
-		if len(s) < len(key) || !strings.EqualFold(s[:len(key)], key) {
-			continue
-		}
-		s = strings.TrimLeft(s[len(key):], " \t\r\v\f")
-		if !strings.HasPrefix(s, "=") {
-			continue
-		}
-		s = strings.TrimLeft(s[1:], " \t\r\v\f")
-		if s == "" {
-			continue
-		}
-		return s, true
+// readConfigFile reads at most maxGitConfigSize bytes of a git config
+// file; a bigger one is read no further (its excludesfile line, if any
+// beyond the limit, is not seen).
+func readConfigFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
-	return "", false
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxGitConfigSize))
+}
+
+// excludesFileRE is the ignore crate's expression for core.excludesFile
+// (it does not parse sections: the key counts in any section), with
+// Rust's ASCII \s (which holds \v, unlike Go's) and its ASCII-only case
+// folding of the key spelled out. It may span lines, as the crate's does.
+var excludesFileRE = regexp.MustCompile(`(?m)^[\t\n\v\f\r ]*[eE][xX][cC][lL][uU][dD][eE][sS][fF][iI][lL][eE][\t\n\v\f\r ]*=[\t\n\v\f\r ]*"?[\t\n\v\f\r ]*([^\t\n\v\f\r ]+?)[\t\n\v\f\r ]*"?[\t\n\v\f\r ]*$`)
+
+// parseExcludesFile finds the first match of the ignore crate's
+// (?im-u)^\s*excludesfile\s*=\s*"?\s*(\S+?)\s*"?\s*$ in a git config and
+// returns its value: no blanks, surrounding double quotes dropped. A
+// value that is not UTF-8 counts as none.
+func parseExcludesFile(cfg []byte) (string, bool) {
+	m := excludesFileRE.FindSubmatchIndex(cfg)
+	if m == nil {
+		return "", false
+	}
+	v := cfg[m[2]:m[3]]
+	if !utf8.Valid(v) {
+		return "", false
+	}
+	return string(v), true
 }
 
 // isRegularFile reports whether path names a regular file (following

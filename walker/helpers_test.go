@@ -97,7 +97,13 @@ func runRGWith(t *testing.T, g *testref.Golden, dir string, args ...string) (fil
 		c.Canon = testref.SortLines
 	}
 	out := g.Run(t, c)
-	return lines(string(out.Stdout)), lines(string(out.Stderr)), out.Recorded
+	// rg 15 starts its messages with "rg: "; the walker reports bare ones
+	// (the command line adds the prefix).
+	errs = lines(string(out.Stderr))
+	for i, l := range errs {
+		errs[i] = strings.TrimPrefix(l, "rg: ")
+	}
+	return lines(string(out.Stdout)), errs, out.Recorded
 }
 
 func lines(s string) []string {

@@ -19,22 +19,28 @@ const (
 	dotIgnoreName = ".ignore"
 	gitIgnoreName = ".gitignore"
 	gitDirName    = ".git"
+	jjDirName     = ".jj"
 	excludeName   = "info/exclude"
 )
 
 // rules is the part of a walk's configuration that decides what is
 // ignored: which ignore files count, the override globs, the type filter,
 // the global and explicit ignore files. It mirrors the options of the
-// ignore crate's Ignore matcher as ripgrep 13 sets them.
+// ignore crate's Ignore matcher as ripgrep 15 sets them.
 type rules struct {
-	hidden      bool // skip hidden entries
-	useCustom   bool // .rgignore
-	useDot      bool // .ignore
-	useGit      bool // .gitignore
-	useExclude  bool // .git/info/exclude
-	useGlobal   bool // core.excludesFile
-	useParents  bool // ignore files above the roots
-	requireGit  bool
+	hidden     bool // skip hidden entries
+	useCustom  bool // .rgignore
+	useDot     bool // .ignore
+	useGit     bool // .gitignore
+	useExclude bool // .git/info/exclude
+	useGlobal  bool // core.excludesFile
+	useParents bool // ignore files above the roots
+	requireGit bool
+	// checkVCS is the ignore crate's check for a repository marker (.git
+	// or .jj): only when a repository is required and git files count.
+	// Without it no directory is a repository top, so .gitignore files
+	// above a nested repository apply too.
+	checkVCS    bool
 	ci          bool // ignore files case-insensitive
 	overrides   *ignore.Override
 	types       *types.Matcher
@@ -45,11 +51,15 @@ type rules struct {
 	onError     func(error)
 
 	// parentsMu guards parentCache, the nodes of directories above the
-	// roots, keyed by canonical path. As in the ignore crate 0.4.18, a
-	// cached node keeps the absolute base of the root that created it.
+	// roots, keyed by canonical path and the canonical root they were
+	// built for (each root has its own chain, as in the ignore crate of
+	// ripgrep 15).
 	parentsMu   sync.Mutex
-	parentCache map[string]*dirNode
+	parentCache map[parentKey]*dirNode
 }
+
+// parentKey identifies a cached node above the roots.
+type parentKey struct{ dir, absBase string }
 
 // dirNode is the ignore state of one directory: its own ignore files and
 // a link to its parent's node. Walked directories form a chain up to the
@@ -59,10 +69,13 @@ type dirNode struct {
 	parent *dirNode
 	// absParent marks a node of a directory above the roots.
 	absParent bool
+	// dir is the directory as walked (canonical above the roots).
+	dir string
 	// absBase is the canonical path of the root the chain was built
 	// for ("" when parents were not added).
 	absBase string
-	// hasGit is set when the directory holds .git.
+	// hasGit is set when the directory is a repository top: it holds
+	// .git or .jj and rules.checkVCS is set.
 	hasGit bool
 	// anyGit is set when this node or one above it has hasGit.
 	anyGit bool
@@ -83,6 +96,7 @@ func (n *dirNode) hasMatchers() bool {
 type presence struct {
 	rgignore, ignore, gitignore bool
 	gitType                     entType // typeUnknown: absent
+	jj                          bool    // .jj exists (any type, symlinks followed)
 }
 
 // presenceFromListing fills a presence from a directory listing, with a
@@ -91,7 +105,7 @@ func presenceFromListing(dir string, ents []dirent) presence {
 	var p presence
 	for i := range ents {
 		e := &ents[i]
-		if len(e.name) < 4 || e.name[0] != '.' {
+		if len(e.name) < 3 || e.name[0] != '.' {
 			continue
 		}
 		switch e.name {
@@ -101,6 +115,12 @@ func presenceFromListing(dir string, ents []dirent) presence {
 			p.ignore = true
 		case gitIgnoreName:
 			p.gitignore = true
+		case jjDirName:
+			p.jj = true
+			if e.typ == typeSymlink || e.typ == typeUnknown {
+				_, err := statPath(joinPath(dir, jjDirName), true)
+				p.jj = err == nil
+			}
 		case gitDirName:
 			p.gitType = e.typ
 			if e.typ == typeSymlink || e.typ == typeUnknown {
@@ -128,6 +148,7 @@ func presenceFromStat(dir string) presence {
 		rgignore:  exists(rgIgnoreName),
 		ignore:    exists(dotIgnoreName),
 		gitignore: exists(gitIgnoreName),
+		jj:        exists(jjDirName),
 	}
 	if st, err := statPath(joinPath(dir, gitDirName), true); err == nil {
 		p.gitType = st.typ
@@ -143,15 +164,12 @@ func presenceFromStat(dir string) presence {
 // ignore files that p says exist, as the ignore crate's add_child_path
 // does.
 func (r *rules) newNode(parent *dirNode, dir string, p presence, absParent bool, report func(error)) *dirNode {
-	n := &dirNode{parent: parent, absParent: absParent}
+	n := &dirNode{parent: parent, absParent: absParent, dir: dir}
 	if parent != nil {
 		n.absBase = parent.absBase
 	}
-	// ripgrep 13 notes .git whatever RequireGit says: without it, git
-	// files apply outside repositories too, but still not above a
-	// repository's top.
-	if r.useGit || r.useExclude {
-		n.hasGit = p.gitType != typeUnknown
+	if r.checkVCS {
+		n.hasGit = p.gitType != typeUnknown || p.jj
 	}
 	if r.useCustom && p.rgignore {
 		n.custom = r.readIgnoreFile(dir, joinPath(dir, rgIgnoreName), r.ci, report)
@@ -163,7 +181,10 @@ func (r *rules) newNode(parent *dirNode, dir string, p presence, absParent bool,
 		n.git = r.readIgnoreFile(dir, joinPath(dir, gitIgnoreName), r.ci, report)
 	}
 	if r.useExclude && p.gitType != typeUnknown {
-		gitIsFile := p.gitType == typeFile
+		// The ignore crate looks at the type of .git only when it checks
+		// for a repository; otherwise a .git file is taken for a
+		// directory, and its info/exclude is not found.
+		gitIsFile := r.checkVCS && p.gitType == typeFile
 		if common, ok := gitCommonDir(dir, gitIsFile); ok {
 			n.exclude = r.readIgnoreFile(dir, joinPath(common, excludeName), r.ci, report)
 		}
@@ -260,7 +281,7 @@ func firstLine(path string) (string, bool) {
 // parentsOf returns the node of the directory containing root (after
 // canonicalizing it), chained up to "/", as the ignore crate's add_parents
 // does; nil when no parent information is needed or root cannot be
-// canonicalized.
+// canonicalized. Each root gets its own chain.
 func (r *rules) parentsOf(root string) *dirNode {
 	if !r.useParents && !r.useGit && !r.useExclude && !r.useGlobal {
 		return nil
@@ -281,21 +302,19 @@ func (r *rules) parentsOf(root string) *dirNode {
 	r.parentsMu.Lock()
 	defer r.parentsMu.Unlock()
 	if r.parentCache == nil {
-		r.parentCache = make(map[string]*dirNode)
+		r.parentCache = make(map[parentKey]*dirNode)
 	}
 	var node *dirNode
 	for i := len(dirs) - 1; i >= 0; i-- {
 		d := dirs[i]
-		if cached, ok := r.parentCache[d]; ok {
+		key := parentKey{dir: d, absBase: absBase}
+		if cached, ok := r.parentCache[key]; ok {
 			node = cached
 			continue
 		}
 		n := r.newNode(node, d, presenceFromStat(d), true, r.onError)
 		n.absBase = absBase
-		_, err := os.Stat(joinPath(d, gitDirName))
-		n.hasGit = r.useGit && err == nil
-		n.anyGit = n.hasGit || (node != nil && node.anyGit)
-		r.parentCache[d] = n
+		r.parentCache[key] = n
 		node = n
 	}
 	return node
@@ -348,22 +367,24 @@ func isHiddenName(name string) bool {
 // .ignore, .gitignore, .git/info/exclude, global, --ignore-file; git files
 // count only inside a repository unless git is not required, and not
 // above the repository's top. Directories above the root are matched with
-// the root's canonical path joined to path, as ripgrep 13 does (which,
-// for a relative root other than ".", doubles the root's components).
+// the root's canonical path joined to path less the root as walked, as
+// ripgrep 15 does.
 func (r *rules) matchIgnore(n *dirNode, path string, isDir bool) ignore.Match {
 	var mc, md, mg, mx ignore.Match
 	anyGit := !r.requireGit || (n != nil && n.anyGit)
 	sawGit := false
 	x := n
 	if n != nil && n.rulesHere {
+		var top *dirNode // the root directory's node
 		for ; x != nil && !x.absParent; x = x.parent {
 			if x.hasMatchers() {
 				mc, md, mg, mx = x.match(path, isDir, anyGit && !sawGit, mc, md, mg, mx)
 			}
 			sawGit = sawGit || x.hasGit
+			top = x
 		}
 		if r.useParents && x != nil && x.rulesHere && n.absBase != "" {
-			jp := joinAbs(n.absBase, path)
+			jp := joinAbs(n.absBase, relativeToRoot(top, path))
 			for ; x != nil; x = x.parent {
 				if x.hasMatchers() {
 					mc, md, mg, mx = x.match(jp, isDir, anyGit && !sawGit, mc, md, mg, mx)
@@ -405,6 +426,19 @@ func (x *dirNode) match(path string, isDir, gitOK bool, mc, md, mg, mx ignore.Ma
 		mx = x.exclude.Match(path, isDir)
 	}
 	return mc, md, mg, mx
+}
+
+// relativeToRoot is path (an entry below the root directory whose node is
+// top) less the root as walked, as the ignore crate strips it (byte
+// prefixes, a leading "./" of the root ignored) before joining it to the
+// root's canonical path. A root of "." leaves path as it is.
+func relativeToRoot(top *dirNode, path string) string {
+	if top == nil || top.dir == "." {
+		return path
+	}
+	base := strings.TrimPrefix(top.dir, "./")
+	rel := strings.TrimPrefix(path, base)
+	return strings.TrimPrefix(rel, "/")
 }
 
 // joinAbs joins path to base as Rust's Path::join does: an absolute path

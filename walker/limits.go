@@ -11,4 +11,7 @@ const (
 	// pathBufSize is the initial capacity of each goroutine's scratch
 	// buffer for building paths.
 	pathBufSize = 512
+	// maxGitConfigSize is how much of a git config file is read when
+	// looking for core.excludesFile.
+	maxGitConfigSize = 16 << 20
 )

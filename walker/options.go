@@ -16,10 +16,11 @@ const (
 	// SortNone walks in parallel, in no particular order.
 	SortNone SortKey = iota
 	// SortPath orders the entries of each directory by file name (byte
-	// order), as ripgrep's --sort path does.
+	// order) during the walk, as ripgrep's --sort path does; reversed
+	// (--sortr path), the whole list is sorted by path after the walk.
 	SortPath
-	// SortModified orders the entries of each directory by modification
-	// time, oldest first.
+	// SortModified orders all the files found (not each directory, as
+	// ripgrep 13 did) by modification time, oldest first, after the walk.
 	SortModified
 	// SortAccessed orders by last access time.
 	SortAccessed
@@ -61,9 +62,10 @@ type Options struct {
 	// (--hidden).
 	Hidden bool
 	// NoIgnore is --no-ignore: it implies every NoIgnore* switch below
-	// except NoIgnoreFiles, and is the only one that turns .rgignore off.
+	// except NoIgnoreFiles.
 	NoIgnore bool
-	// NoIgnoreDot disables .ignore files (--no-ignore-dot).
+	// NoIgnoreDot disables .ignore and .rgignore files (--no-ignore-dot;
+	// ripgrep 13 kept .rgignore).
 	NoIgnoreDot bool
 	// NoIgnoreVCS disables .gitignore, .git/info/exclude and the global
 	// excludes file (--no-ignore-vcs).
@@ -79,15 +81,18 @@ type Options struct {
 	// NoIgnoreFiles disables IgnoreFiles (--no-ignore-files).
 	NoIgnoreFiles bool
 	// RequireGit makes .gitignore, .git/info/exclude and the global
-	// excludes file count only inside a git repository. ripgrep's default
-	// is true; --no-require-git sets it false.
+	// excludes file count only inside a repository (a directory holding
+	// .git or, as ripgrep 15 has it, .jj), and not above its top.
+	// ripgrep's default is true; --no-require-git sets it false, and then
+	// a repository's top is no barrier either.
 	RequireGit bool
 	// IgnoreFiles are the --ignore-file paths in command-line order (a
-	// later one wins over an earlier one).
+	// later one wins over an earlier one). Like the global excludes file,
+	// they are rooted at the current directory.
 	IgnoreFiles []string
 	// IgnoreCaseInsensitive matches .gitignore, .ignore, .rgignore,
 	// .git/info/exclude and the global excludes file case-insensitively
-	// (--ignore-file-case-insensitive). As in ripgrep 13, it does not
+	// (--ignore-file-case-insensitive). As in ripgrep, it does not
 	// apply to IgnoreFiles.
 	IgnoreCaseInsensitive bool
 	// Globs are the -g/--iglob globs in command-line order; the caller
@@ -109,7 +114,8 @@ type Options struct {
 	// than their root (--one-file-system).
 	OneFileSystem bool
 	// Sort orders the walk (--sort); anything but SortNone walks
-	// single-threaded.
+	// single-threaded. Except for SortPath without SortReverse, nothing is
+	// yielded before the walk is over (the files are held and sorted).
 	Sort SortKey
 	// SortReverse reverses Sort (--sortr).
 	SortReverse bool

@@ -17,7 +17,7 @@ import (
 const implicitRoot = "./"
 
 // Walk walks roots (the current directory, printed without a "./" prefix,
-// when roots is empty) and calls visit for every file that ripgrep 13
+// when roots is empty) and calls visit for every file that ripgrep 15
 // would search: every regular file found in a directory that no rule
 // ignores, and every root that is not a directory. visit returning false
 // stops the walk. In parallel mode visit is called from several
@@ -46,6 +46,10 @@ func Walk(roots []string, opts Options, visit func(Entry) bool) error {
 	}
 	if threads == 1 || opts.Sort != SortNone {
 		w.walkdir = true
+		if opts.Sort != SortNone && (opts.Sort != SortPath || opts.SortReverse) {
+			w.sortedWalk(roots)
+			return nil
+		}
 		w.sequential(roots)
 		return nil
 	}
@@ -60,7 +64,7 @@ func newRules(o *Options) (*rules, error) {
 	noVCS := o.NoIgnoreVCS || o.NoIgnore
 	r := &rules{
 		hidden:      !o.Hidden,
-		useCustom:   !o.NoIgnore,
+		useCustom:   !noDot,
 		useDot:      !noDot,
 		useGit:      !noVCS,
 		useExclude:  !noVCS && !(o.NoIgnoreExclude || o.NoIgnore),
@@ -72,14 +76,16 @@ func newRules(o *Options) (*rules, error) {
 		onIgnoreErr: o.OnIgnoreError,
 		onError:     o.OnError,
 	}
+	r.checkVCS = r.requireGit && (r.useGit || r.useExclude)
 	if r.types.Empty() {
 		r.types = nil
 	}
+	// The physical directory, as Rust's env::current_dir gives: -g globs,
+	// the global excludes file and --ignore-file files are rooted there.
+	cwd, cwdErr := syscall.Getwd()
 	if len(o.Globs) > 0 {
-		// The physical directory, as Rust's env::current_dir gives.
-		cwd, err := syscall.Getwd()
-		if err != nil {
-			return nil, err
+		if cwdErr != nil {
+			return nil, cwdErr
 		}
 		ov, err := ignore.NewOverride(cwd, o.Globs)
 		if err != nil {
@@ -89,10 +95,12 @@ func newRules(o *Options) (*rules, error) {
 			r.overrides = ov
 		}
 	}
-	if r.useGlobal {
+	// Without a current directory the ignore crate drops the global
+	// excludes file.
+	if r.useGlobal && cwdErr == nil {
 		if p, ok := globalExcludesPath(); ok && isRegularFile(p) {
 			// ripgrep only logs problems of the global file.
-			r.global = r.readIgnoreFile("", p, r.ci, nil)
+			r.global = r.readIgnoreFile(cwd, p, r.ci, nil)
 		}
 	}
 	if !o.NoIgnoreFiles {
@@ -104,7 +112,7 @@ func newRules(o *Options) (*rules, error) {
 				}
 				continue
 			}
-			gi, errs := ignore.NewGitignore("", data, false)
+			gi, errs := ignore.NewGitignore(cwd, data, false)
 			if n := firstNonUTF8Line(data); n > 0 {
 				errs = append(errs, &errNotUTF8Line{line: n})
 			}
@@ -242,18 +250,8 @@ func (w *walk) readDir(s *scratch, wk *dirWork) (node *dirNode, ents []dirent, a
 	needID := w.opts.Follow || w.opts.OneFileSystem
 	atMax := w.opts.MaxDepth >= 0 && wk.depth >= w.opts.MaxDepth
 	if atMax {
-		if w.walkdir {
-			// walkdir does not open a directory at the depth limit, but
-			// ripgrep still reads its ignore files.
-			w.rules.newNode(wk.parent, wk.path, presenceFromStat(wk.path), false, w.reportIgnore)
-			return nil, nil, nil, false
-		}
-		// The parallel walker opens it (reporting a failure) and reads
-		// its ignore files, but does not descend.
-		if err := probeDir(wk.path); err != nil {
-			w.report(pathErr(wk.path, err, false))
-			return nil, nil, nil, false
-		}
+		// A directory at the depth limit is not opened (so an unreadable
+		// one is not reported), but ripgrep still reads its ignore files.
 		w.rules.newNode(wk.parent, wk.path, presenceFromStat(wk.path), false, w.reportIgnore)
 		return nil, nil, nil, false
 	}
@@ -353,10 +351,8 @@ func (w *walk) parallel(roots []string, threads int) {
 			q.items = append(q.items, wk)
 		}
 	}
-	// Directories above the roots are cached with the base of the root
-	// that reached them first. In ripgrep 13 that is a race between its
-	// threads, the first of which pops the last root: build them last
-	// root first, its most likely outcome.
+	// The nodes of the directories above each root (each root has its
+	// own chain).
 	for i := len(q.items) - 1; i >= 0; i-- {
 		q.items[i].parent = w.rules.parentsOf(q.items[i].path)
 	}
@@ -481,8 +477,8 @@ func (w *walk) sequentialDir(s *scratch, wk *dirWork) {
 	}
 	// The scratch listing is reused by the recursion: keep a copy.
 	ents = append([]dirent(nil), ents...)
-	if w.opts.Sort != SortNone {
-		w.sortEntries(wk.path, ents)
+	if w.opts.Sort == SortPath && !w.opts.SortReverse {
+		sort.SliceStable(ents, func(i, j int) bool { return ents[i].name < ents[j].name })
 	}
 	for i := range ents {
 		if w.stop.Load() {
@@ -500,17 +496,40 @@ func (w *walk) sequentialDir(s *scratch, wk *dirWork) {
 	}
 }
 
-// sortEntries orders one directory's entries for --sort/--sortr: by file
-// name, or by a time read with a stat that follows symlinks (an entry
-// whose time cannot be read sorts after the others), stably.
-func (w *walk) sortEntries(dir string, ents []dirent) {
-	rev := w.opts.SortReverse
-	if w.opts.Sort == SortPath {
-		sort.SliceStable(ents, func(i, j int) bool {
+// sortedWalk is ripgrep 15's --sort by a time and --sortr: the whole
+// single-threaded walk (each directory in the order the OS lists it) is
+// collected, then sorted as one list, stably, and yielded.
+func (w *walk) sortedWalk(roots []string) {
+	var all []Entry
+	visit := w.visit
+	w.visit = func(e Entry) bool {
+		all = append(all, e)
+		return true
+	}
+	w.sequential(roots)
+	w.visit = visit
+	sortAll(all, w.opts.Sort, w.opts.SortReverse)
+	for _, e := range all {
+		if w.stop.Load() {
+			return
+		}
+		w.emit(e)
+	}
+}
+
+// sortAll orders entries as ripgrep 15 does: by path (compared component
+// by component) for SortPath, else by a time read with a stat that
+// follows symlinks, an entry whose time cannot be read (standard input
+// among them) after the others; reversed entirely for rev, ties kept in
+// walk order.
+func sortAll(all []Entry, key SortKey, rev bool) {
+	if key == SortPath {
+		sort.SliceStable(all, func(i, j int) bool {
+			c := comparePaths(all[i].Path, all[j].Path)
 			if rev {
-				return strings.Compare(ents[i].name, ents[j].name) > 0
+				return c > 0
 			}
-			return ents[i].name < ents[j].name
+			return c < 0
 		})
 		return
 	}
@@ -518,18 +537,19 @@ func (w *walk) sortEntries(dir string, ents []dirent) {
 		t  int64
 		ok bool
 	}
-	keys := make([]keyed, len(ents))
-	idx := make([]int, len(ents))
-	for i := range ents {
-		idx[i] = i
-		p := joinPath(dir, ents[i].name)
-		switch w.opts.Sort {
+	keys := make([]keyed, len(all))
+	for i := range all {
+		if all[i].Stdin {
+			continue
+		}
+		p := all[i].Path
+		switch key {
 		case SortCreated:
 			keys[i].t, keys[i].ok = birthTime(p)
 		default:
 			if st, err := statPath(p, true); err == nil {
 				keys[i].ok = true
-				if w.opts.Sort == SortAccessed {
+				if key == SortAccessed {
 					keys[i].t = st.atime
 				} else {
 					keys[i].t = st.mtime
@@ -537,21 +557,90 @@ func (w *walk) sortEntries(dir string, ents []dirent) {
 			}
 		}
 	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		ka, kb := keys[idx[a]], keys[idx[b]]
-		switch {
-		case !ka.ok:
-			return false
-		case !kb.ok:
-			return true
-		case rev:
-			return ka.t > kb.t
-		}
-		return ka.t < kb.t
-	})
-	sorted := make([]dirent, len(ents))
-	for i, k := range idx {
-		sorted[i] = ents[k]
+	idx := make([]int, len(all))
+	for i := range idx {
+		idx[i] = i
 	}
-	copy(ents, sorted)
+	cmp := func(a, b keyed) int {
+		switch {
+		case a.ok && b.ok:
+			return cmpInt(a.t, b.t)
+		case a.ok:
+			return -1
+		case b.ok:
+			return 1
+		}
+		return 0
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		c := cmp(keys[idx[a]], keys[idx[b]])
+		if rev {
+			return c > 0
+		}
+		return c < 0
+	})
+	sorted := make([]Entry, len(all))
+	for i, k := range idx {
+		sorted[i] = all[k]
+	}
+	copy(all, sorted)
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// pathComponent is one component of a path as Rust's Path::components
+// yields it; kinds order as Rust's Component enum does.
+type pathComponent struct {
+	kind int // 0 root "/", 1 ".", 2 "..", 3 a name
+	name string
+}
+
+// components splits a path as Rust does: a leading '/' is the root, empty
+// components and "." components (but a leading ".") are dropped.
+func components(p string) []pathComponent {
+	var out []pathComponent
+	if strings.HasPrefix(p, "/") {
+		out = append(out, pathComponent{kind: 0})
+	}
+	first := true
+	for part := range strings.SplitSeq(p, "/") {
+		switch part {
+		case "":
+			continue
+		case ".":
+			if first && !strings.HasPrefix(p, "/") {
+				out = append(out, pathComponent{kind: 1})
+			}
+		case "..":
+			out = append(out, pathComponent{kind: 2})
+		default:
+			out = append(out, pathComponent{kind: 3, name: part})
+		}
+		first = false
+	}
+	return out
+}
+
+// comparePaths compares two paths as Rust's Path::cmp does: component by
+// component.
+func comparePaths(a, b string) int {
+	ca, cb := components(a), components(b)
+	for i := 0; i < len(ca) && i < len(cb); i++ {
+		x, y := ca[i], cb[i]
+		if x.kind != y.kind {
+			return x.kind - y.kind
+		}
+		if c := strings.Compare(x.name, y.name); c != 0 {
+			return c
+		}
+	}
+	return len(ca) - len(cb)
 }

@@ -215,14 +215,17 @@ func (c *collector) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 			end--
 		}
 	}
-	c.ranges = c.m.OccurrencesIn(m.Buffer, m.Start, m.Start+end, c.ranges[:0])
+	// Only the first ranges are retained: count the others, so that a
+	// huge line of millions of occurrences costs no more than a short one.
+	var total int
+	c.ranges, total = c.m.OccurrencesBounded(m.Buffer, m.Start, m.Start+end, snapshot.MaxRangesRetained, c.ranges[:0])
 	c.utf16 = matcher.UTF16Columns(line[:end], c.ranges, c.utf16[:0])
 	c.sr = c.sr[:0]
 	for i, r := range c.ranges {
 		u := c.utf16[i]
 		c.sr = append(c.sr, snapshot.Range{Start: r.Start, End: r.End, StartUTF16: u.Start, EndUTF16: u.End})
 	}
-	c.b.AddLine(c.path, int(m.LineNumber), line[:end], c.sr)
+	c.b.AddLineCounted(c.path, int(m.LineNumber), line[:end], c.sr, total)
 	return true, nil
 }
 

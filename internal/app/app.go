@@ -149,7 +149,7 @@ func (r *run) main() int {
 	cfg := r.cfg
 	switch cfg.Command {
 	case cli.CmdTypeList:
-		b, err := types.FromFlags(cfg.Types)
+		b, err := types.FromChanges(cfg.Types)
 		if err != nil {
 			fmt.Fprintln(r.stderr, err)
 			return exitError
@@ -205,7 +205,7 @@ func (r *run) main() int {
 func (r *run) walkOptions() (walker.Options, error) {
 	cfg := r.cfg
 	o := cfg.Pipeline.Walk
-	b, err := types.FromFlags(cfg.Types)
+	b, err := types.FromChanges(cfg.Types)
 	if err != nil {
 		return o, err
 	}
@@ -317,6 +317,7 @@ type printSink struct {
 	filePrinter
 	r        *run
 	searched *atomic.Bool
+	spilled  bool // part of this file's output is written
 }
 
 // Begin implements pipeline.Sink.
@@ -332,6 +333,7 @@ func (p *printSink) Begin(e walker.Entry) (bool, bool) {
 		return false, true
 	}
 	p.Reset(r.displayPath(e))
+	p.spilled = false
 	return true, true
 }
 
@@ -339,6 +341,9 @@ func (p *printSink) Begin(e walker.Entry) (bool, bool) {
 func (p *printSink) End(e walker.Entry, err error) bool {
 	r, cfg := p.r, p.r.cfg
 	if err != nil {
+		if p.spilled {
+			r.emit(p.Bytes(), false)
+		}
 		r.message("%s: %s", r.displayPath(e), err)
 		return !r.quit.Load()
 	}
@@ -358,7 +363,7 @@ func (p *printSink) End(e walker.Entry, err error) bool {
 		r.stats.Add(p.Stats())
 		r.statsMu.Unlock()
 	}
-	r.emit(p.Bytes(), cfg.Output == cli.OutputStandard)
+	r.emit(p.Bytes(), cfg.Output == cli.OutputStandard && !p.spilled)
 	return !r.quit.Load()
 }
 
@@ -373,6 +378,8 @@ func (r *run) search(wopts walker.Options, m *matcher.Matcher) error {
 	opts.Search.Multiline = opts.Search.Multiline && m.MatchesMayCross()
 	opts.Stdin = r.stdin
 	var searched atomic.Bool
+	separated := cfg.Output == cli.OutputStandard
+	oneAtATime := opts.Walk.Threads == 1 || r.oneFile()
 	err := pipeline.Run(cfg.Paths, &opts, m, func() pipeline.Sink {
 		ps := &printSink{r: r, searched: &searched}
 		switch cfg.Output {
@@ -382,6 +389,15 @@ func (r *run) search(wopts walker.Options, m *matcher.Matcher) error {
 			ps.filePrinter = printer.NewSummary(popts, m)
 		default:
 			ps.filePrinter = printer.NewStandard(popts, m)
+		}
+		if sp, ok := ps.filePrinter.(spiller); ok && oneAtATime {
+			// One search at a time, as rg prints then: a file's output
+			// goes out as it is made (a 1 GiB line's output is never
+			// held whole).
+			sp.SetSpill(func(b []byte) {
+				r.emit(b, separated && !ps.spilled)
+				ps.spilled = true
+			})
 		}
 		return ps
 	})
@@ -402,6 +418,21 @@ func (r *run) search(wopts walker.Options, m *matcher.Matcher) error {
 		}
 	}
 	return nil
+}
+
+// spiller is a printer that can write a file's output before the file is
+// done (printer.JSON, printer.Standard).
+type spiller interface{ SetSpill(func([]byte)) }
+
+// oneFile reports whether the run searches one path that is a file: then
+// there is one search at a time whatever the thread count (rg's
+// is_one_search).
+func (r *run) oneFile() bool {
+	if len(r.cfg.Paths) != 1 {
+		return false
+	}
+	st, err := os.Stat(r.cfg.Paths[0])
+	return err == nil && st.Mode().IsRegular()
 }
 
 func isTTY(w io.Writer) bool {

@@ -76,9 +76,10 @@ type Config struct {
 	// Search.Multiline still needs the compiled pattern's
 	// MatchesMayCross, as rg's multi_line_with_matcher).
 	Pipeline pipeline.Options
-	// Types are the -t/-T/--type-add/--type-clear flags, compiled (into
-	// Pipeline.Walk.Types) where a walk needs them, as rg does.
-	Types types.Flags
+	// Types are the -t/-T/--type-add/--type-clear flags in command-line
+	// order (rg 15 applies them so), compiled (into Pipeline.Walk.Types)
+	// where a walk needs them, as rg does.
+	Types []types.Change
 	// Printer configures the printers; Output selects one.
 	Printer printer.Options
 	Output  OutputKind
@@ -197,7 +198,7 @@ func Load(argv []string, env Env) (*Config, error) {
 		Input:  in,
 		Mmap:   pipeline.MmapChoice(c.Paths, a.Has("mmap"), a.Has("no-mmap")),
 	}
-	c.Types = types.Flags{Clear: a.Values("type-clear"), Add: a.Values("type-add"), Select: a.Values("type"), Negate: a.Values("type-not")}
+	c.Types = typeChanges(a)
 	c.Command = command(a, len(patterns) == 0 || c.Printer.MaxCount == 0)
 	return c, nil
 }
@@ -685,4 +686,16 @@ func ParseHumanSize(s string) (int64, error) {
 func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
+}
+
+// typeKinds names the type flags' kinds of change.
+var typeKinds = map[string]types.ChangeKind{"type-clear": types.ChangeClear, "type-add": types.ChangeAdd, "type": types.ChangeSelect, "type-not": types.ChangeNegate}
+
+// typeChanges lists the type flags in command-line order.
+func typeChanges(a *Args) []types.Change {
+	var out []types.Change
+	for _, fv := range a.InOrder("type-clear", "type-add", "type", "type-not") {
+		out = append(out, types.Change{Kind: typeKinds[fv.Flag], Arg: fv.Value})
+	}
+	return out
 }

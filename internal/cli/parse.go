@@ -16,8 +16,10 @@ func (e *UsageError) Error() string { return e.Msg }
 // overrides), their values in order, how often each occurred, and the
 // positional arguments.
 type Args struct {
-	present     map[string]bool
-	values      map[string][]string
+	present map[string]bool
+	values  map[string][]string
+	// sequence holds every flag value in command-line order.
+	sequence    []FlagValue
 	occurrences map[string]int
 	Positional  []string
 }
@@ -39,6 +41,23 @@ func (a *Args) Value(name string) (string, bool) {
 
 // Values returns every value of a multi-valued flag, in order.
 func (a *Args) Values(name string) []string { return a.values[name] }
+
+// FlagValue is one value given to a flag (by long name).
+type FlagValue struct{ Flag, Value string }
+
+// InOrder returns the values of the named multi-valued flags interleaved
+// in command-line order.
+func (a *Args) InOrder(names ...string) []FlagValue {
+	var out []FlagValue
+	for _, fv := range a.sequence {
+		for _, n := range names {
+			if fv.Flag == n {
+				out = append(out, fv)
+			}
+		}
+	}
+	return out
+}
 
 const usageTail = `
 
@@ -94,6 +113,7 @@ func Parse(argv []string) (*Args, error) {
 		if hasVal {
 			if d.multiple {
 				a.values[d.long] = append(a.values[d.long], val)
+				a.sequence = append(a.sequence, FlagValue{Flag: d.long, Value: val})
 			} else {
 				a.values[d.long] = []string{val}
 			}

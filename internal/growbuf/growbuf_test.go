@@ -75,3 +75,43 @@ func TestGrow(t *testing.T) {
 		Release(buf)
 	}
 }
+
+// TestSpill writes through a buffer with a spill function: what it hands
+// over followed by what it holds is everything written, in order; it never
+// holds much more than the limit, and Reset starts the count again.
+func TestSpill(t *testing.T) {
+	const limit = 1000
+	for _, chunk := range []int{1, 10, 999, 1000, 1001, 5000} {
+		var b Buffer
+		var got []byte
+		b.SetSpill(limit, func(p []byte) { got = append(got, p...) })
+		var want []byte
+		for i := 0; len(want) < 20000; i++ {
+			p := bytes.Repeat([]byte{byte('a' + i%26)}, chunk)
+			switch i % 3 {
+			case 0:
+				b.Write(p)
+			case 1:
+				b.WriteString(string(p))
+			default:
+				for _, c := range p {
+					b.WriteByte(c)
+				}
+			}
+			want = append(want, p...)
+			if b.Len() > max(limit, chunk) {
+				t.Fatalf("chunk %d: holds %d bytes", chunk, b.Len())
+			}
+			if b.Written() != len(want) {
+				t.Fatalf("chunk %d: Written %d, want %d", chunk, b.Written(), len(want))
+			}
+		}
+		if all := append(got, b.Bytes()...); !bytes.Equal(all, want) {
+			t.Fatalf("chunk %d: spilled+held differs from what was written", chunk)
+		}
+		b.Reset()
+		if b.Written() != 0 {
+			t.Fatalf("chunk %d: Written %d after Reset", chunk, b.Written())
+		}
+	}
+}

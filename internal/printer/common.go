@@ -18,6 +18,10 @@ type Matcher interface {
 	// the line terminator) with buf[:start] as look-behind context, relative
 	// to start, with rg's iteration rules (empty matches included).
 	OccurrencesIn(buf []byte, start, end int, dst []Range) []Range
+	// EachOccurrenceIn calls fn with each occurrence OccurrencesIn would
+	// append, in order, without listing them (a huge line may hold a
+	// billion); it stops when fn returns false.
+	EachOccurrenceIn(buf []byte, start, end int, fn func(Range) bool)
 	// Replace appends hay with every occurrence replaced by the expanded
 	// template, and the ranges of the replacements in the result.
 	Replace(dst, hay, template []byte, ranges []Range) ([]byte, []Range)

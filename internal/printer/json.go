@@ -17,6 +17,8 @@ type JSON struct {
 	path         []byte
 	pathJSON     []byte
 	matches      []Range
+	tmp          []byte      // one rendered piece
+	u16          utf16Cursor // UTF-16 columns of the line being written
 	matchCount   int64
 	afterLeft    int
 	beginPrinted bool
@@ -42,6 +44,12 @@ func (p *JSON) Reset(path string) {
 	p.start = time.Now()
 	p.stats = Stats{}
 }
+
+// SetSpill hands the output to fn whenever more than SpillBytes of it
+// are held, for a caller that may write a file's output before the search
+// of that file is done (one search at a time); Bytes is then what is left.
+// A nil fn holds the whole output.
+func (p *JSON) SetSpill(fn func([]byte)) { p.w.buf.SetSpill(SpillBytes, fn) }
 
 // Bytes returns the output of the last search.
 func (p *JSON) Bytes() []byte { return p.w.buf.Bytes() }
@@ -80,9 +88,28 @@ func (p *JSON) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	} else {
 		p.afterLeft = s.Config().After
 	}
+	p.stats.MatchedLines += countLines(m.Bytes, s.Config().LineTerm)
+	if !s.Config().Multiline {
+		// One line: its submatches are written as they are found, so
+		// that a huge line of millions of them lists none in memory.
+		hayEnd := max(m.Start, trimTerm(s, m.Buffer[:m.Start+len(m.Bytes)]))
+		p.writeLineHead("match", m.Bytes, m.LineNumber, m.AbsOffset)
+		var n uint64
+		p.u16 = utf16Cursor{b: m.Bytes}
+		p.m.EachOccurrenceIn(m.Buffer, m.Start, hayEnd, func(r Range) bool {
+			if n > 0 {
+				p.w.buf.WriteByte(',')
+			}
+			n++
+			p.writeSubmatch(m.Bytes, r)
+			return true
+		})
+		p.w.buf.WriteString("]}}\n")
+		p.stats.Matches += n
+		return !p.shouldQuit(), nil
+	}
 	p.matches = findMatches(s, p.m, m.Buffer, m.Start, m.Start+len(m.Bytes), true, p.matches)
 	p.stats.Matches += uint64(len(p.matches))
-	p.stats.MatchedLines += countLines(m.Bytes, s.Config().LineTerm)
 	p.writeLineMessage("match", m.Bytes, m.LineNumber, m.AbsOffset, p.matches)
 	return !p.shouldQuit(), nil
 }
@@ -118,7 +145,7 @@ func (p *JSON) Finish(s *search.Searcher, f *search.Finish) error {
 		p.stats.SearchesWithMatch = 1
 	}
 	p.stats.BytesSearched = uint64(f.ByteCount)
-	p.stats.BytesPrinted = uint64(p.w.buf.Len())
+	p.stats.BytesPrinted = uint64(p.w.buf.Written())
 	b := &p.w.buf
 	b.WriteString(`{"type":"end","data":{"path":`)
 	b.Write(p.pathJSON)
@@ -154,13 +181,24 @@ func writeDuration(b byteWriter, d time.Duration) {
 }
 
 func (p *JSON) writeLineMessage(kind string, lines []byte, lineNo uint64, abs int64, matches []Range) {
+	p.writeLineHead(kind, lines, lineNo, abs)
+	p.u16 = utf16Cursor{b: lines}
+	for i, m := range matches {
+		if i > 0 {
+			p.w.buf.WriteByte(',')
+		}
+		p.writeSubmatch(lines, m)
+	}
+	p.w.buf.WriteString("]}}\n")
+}
+
+// writeLineHead writes a line message up to its submatches' '['.
+func (p *JSON) writeLineHead(kind string, lines []byte, lineNo uint64, abs int64) {
 	b := &p.w.buf
 	b.WriteString(`{"type":"` + kind + `","data":{"path":`)
 	b.Write(p.pathJSON)
 	b.WriteString(`,"lines":`)
-	var tmp []byte
-	tmp = appendData(tmp, lines)
-	b.Write(tmp)
+	p.writeData(lines)
 	b.WriteString(`,"line_number":`)
 	if lineNo > 0 {
 		b.WriteString(strconv.FormatUint(lineNo, 10))
@@ -169,34 +207,87 @@ func (p *JSON) writeLineMessage(kind string, lines []byte, lineNo uint64, abs in
 	}
 	b.WriteString(`,"absolute_offset":` + strconv.FormatInt(abs, 10))
 	b.WriteString(`,"submatches":[`)
-	for i, m := range matches {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(`{"match":`)
-		tmp = appendData(tmp[:0], lines[m.Start:m.End])
-		b.Write(tmp)
-		b.WriteString(`,"start":` + strconv.Itoa(m.Start) + `,"end":` + strconv.Itoa(m.End))
-		if p.w.opts.UTF16Columns {
-			s16, e16 := utf16Offset(lines, m.Start), utf16Offset(lines, m.End)
-			b.WriteString(`,"start_utf16":` + strconv.Itoa(s16) + `,"end_utf16":` + strconv.Itoa(e16))
-		}
-		b.WriteByte('}')
-	}
-	b.WriteString("]}}\n")
 }
 
-// utf16Offset counts UTF-16 code units in b[:off] (invalid bytes count one).
-func utf16Offset(b []byte, off int) int {
-	n := 0
-	for i := 0; i < off; {
-		r, size := utf8.DecodeRune(b[i:off])
+// writeSubmatch writes the submatch m of lines (UTF-16 columns from p.u16,
+// which must walk lines).
+func (p *JSON) writeSubmatch(lines []byte, m Range) {
+	b := &p.w.buf
+	b.WriteString(`{"match":`)
+	p.tmp = appendData(p.tmp[:0], lines[m.Start:m.End])
+	b.Write(p.tmp)
+	p.tmp = append(append(append(p.tmp[:0], `,"start":`...), strconv.Itoa(m.Start)...), `,"end":`...)
+	p.tmp = strconv.AppendInt(p.tmp, int64(m.End), 10)
+	if p.w.opts.UTF16Columns {
+		s16 := p.u16.at(m.Start)
+		e16 := p.u16.at(m.End)
+		p.tmp = strconv.AppendInt(append(p.tmp, `,"start_utf16":`...), int64(s16), 10)
+		p.tmp = strconv.AppendInt(append(p.tmp, `,"end_utf16":`...), int64(e16), 10)
+	}
+	p.tmp = append(p.tmp, '}')
+	b.Write(p.tmp)
+}
+
+// dataChunk is how much of a line writeData renders at a time.
+const dataChunk = 64 << 10
+
+// writeData writes appendData(b) piece by piece: a huge line is not
+// rendered whole beside the output.
+func (p *JSON) writeData(b []byte) {
+	if len(b) <= dataChunk {
+		p.tmp = appendData(p.tmp[:0], b)
+		p.w.buf.Write(p.tmp)
+		return
+	}
+	if utf8.Valid(b) {
+		p.w.buf.WriteString(`{"text":"`)
+		for i := 0; i < len(b); i += dataChunk {
+			p.tmp = appendJSONEscaped(p.tmp[:0], b[i:min(len(b), i+dataChunk)])
+			p.w.buf.Write(p.tmp)
+		}
+		p.w.buf.WriteString(`"}`)
+		return
+	}
+	p.w.buf.WriteString(`{"bytes":"`)
+	const step = dataChunk / 3 * 3 // whole base64 quanta
+	for i := 0; i < len(b); i += step {
+		p.tmp = base64.StdEncoding.AppendEncode(p.tmp[:0], b[i:min(len(b), i+step)])
+		p.w.buf.Write(p.tmp)
+	}
+	p.w.buf.WriteString(`"}`)
+}
+
+// utf16Cursor is utf16Offset for ascending offsets into one line, in time
+// linear in the line rather than in the line times its submatches.
+type utf16Cursor struct {
+	b    []byte
+	i, n int // utf16Offset(b, i) == n, and i is where decoding from 0 steps
+}
+
+// at returns utf16Offset(c.b, off).
+func (c *utf16Cursor) at(off int) int {
+	if off < c.i {
+		c.i, c.n = 0, 0
+	}
+	i, n, sure := c.i, c.n, true
+	for i < off {
+		r, size := utf8.DecodeRune(c.b[i:off])
+		if sure && i+utf8.UTFMax > off {
+			// The cut at off may change how this character decodes;
+			// a later offset must decode it again.
+			if r2, size2 := utf8.DecodeRune(c.b[i:]); r2 != r || size2 != size {
+				sure = false
+			}
+		}
 		if r >= 0x10000 {
 			n += 2
 		} else {
 			n++
 		}
 		i += size
+		if sure {
+			c.i, c.n = i, n
+		}
 	}
 	return n
 }
@@ -218,6 +309,12 @@ const hexDigits = "0123456789abcdef"
 // AppendJSONString appends s as a JSON string escaped as serde_json does.
 func AppendJSONString(dst, s []byte) []byte {
 	dst = append(dst, '"')
+	dst = appendJSONEscaped(dst, s)
+	return append(dst, '"')
+}
+
+// appendJSONEscaped appends s escaped as in a JSON string, without quotes.
+func appendJSONEscaped(dst, s []byte) []byte {
 	for _, c := range s {
 		switch c {
 		case '"':
@@ -242,5 +339,5 @@ func AppendJSONString(dst, s []byte) []byte {
 			}
 		}
 	}
-	return append(dst, '"')
+	return dst
 }

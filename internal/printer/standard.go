@@ -24,6 +24,7 @@ type Standard struct {
 	start        time.Time
 	stats        Stats
 	needMatches  bool
+	one          [1]Range // the range of one -o occurrence
 }
 
 // NewStandard returns a standard printer.
@@ -48,6 +49,12 @@ func (p *Standard) Reset(path string) {
 	p.start = time.Now()
 	p.stats = Stats{}
 }
+
+// SetSpill hands the output to fn whenever more than SpillBytes of it
+// are held, for a caller that may write a file's output before the search
+// of that file is done (one search at a time); Bytes is then what is left.
+// A nil fn holds the whole output.
+func (p *Standard) SetSpill(fn func([]byte)) { p.w.buf.SetSpill(SpillBytes, fn) }
 
 // Bytes returns the output of the last search.
 func (p *Standard) Bytes() []byte { return p.w.buf.Bytes() }
@@ -80,6 +87,11 @@ func (p *Standard) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 		p.afterLeft = s.Config().After
 	}
 	start, end := m.Start, m.Start+len(m.Bytes)
+	if p.opts().OnlyMatching && !p.opts().HasReplacement && !s.Config().Multiline &&
+		!(s.Config().Binary == search.BinaryConvert && p.binaryOffset >= 0) {
+		p.onlyMatching(s, m)
+		return !p.shouldQuit(), nil
+	}
 	p.matches = p.matches[:0]
 	if p.needMatches {
 		p.matches = findMatches(s, p.m, m.Buffer, start, end, true, p.matches)
@@ -94,6 +106,32 @@ func (p *Standard) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	}
 	p.sink(s, m.Bytes, m.AbsOffset, m.LineNumber, false, hasRepl)
 	return !p.shouldQuit(), nil
+}
+
+// onlyMatching prints a match line's occurrences as -o does (sink's
+// OnlyMatching case) as they are found: a huge line of a billion
+// occurrences lists none of them in memory.
+func (p *Standard) onlyMatching(s *search.Searcher, m *search.Match) {
+	p.writeSearchPrelude()
+	hayEnd := max(m.Start, trimTerm(s, m.Buffer[:m.Start+len(m.Bytes)]))
+	var n uint64
+	p.m.EachOccurrenceIn(m.Buffer, m.Start, hayEnd, func(r Range) bool {
+		n++
+		p.writePrelude(m.AbsOffset+int64(r.Start), m.LineNumber, 0, uint64(r.Start)+1, false)
+		b := m.Bytes[r.Start:r.End]
+		p.one[0] = Range{Start: 0, End: len(b)}
+		// nOrig only tells the long-line notes apart, and -o has one.
+		p.writeColoredLine(p.one[:], b, false, 1)
+		return true
+	})
+	if n == 0 {
+		p.writePrelude(m.AbsOffset, m.LineNumber, 0, 0, false)
+		p.writeLine(m.Bytes, nil, false, 0)
+	}
+	if p.opts().Stats {
+		p.stats.Matches += n
+		p.stats.MatchedLines += countLines(m.Bytes, s.Config().LineTerm)
+	}
 }
 
 // Context implements search.Sink.
@@ -152,7 +190,7 @@ func (p *Standard) Finish(s *search.Searcher, f *search.Finish) error {
 			p.stats.SearchesWithMatch = 1
 		}
 		p.stats.BytesSearched = uint64(f.ByteCount)
-		p.stats.BytesPrinted = uint64(p.w.buf.Len())
+		p.stats.BytesPrinted = uint64(p.w.buf.Written())
 	}
 	return nil
 }
@@ -338,7 +376,7 @@ func (p *Standard) hasTerm(b []byte) bool {
 
 // writeSearchPrelude prints the heading of a file before its first line.
 func (p *Standard) writeSearchPrelude() {
-	if p.w.buf.Len() > 0 {
+	if p.w.buf.Written() > 0 {
 		return
 	}
 	if p.opts().Heading && p.path != nil {

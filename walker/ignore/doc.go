@@ -1,18 +1,22 @@
 // Package ignore is evgrep's glob and gitignore pattern engine. It
-// reproduces the pattern semantics of ripgrep 13, i.e. of the globset 0.4.8
-// and ignore 0.4.18 crates it is built on, rather than git's fnmatch where
-// the two differ:
+// reproduces the pattern semantics of ripgrep 15.2, i.e. of the globset and
+// ignore crates it is built on, rather than git's fnmatch where the two
+// differ:
 //
-//   - globs accept {a,b} alternation (not nested) in .gitignore lines, -g
-//     globs and type globs alike;
+//   - globs accept {a,b} alternation, nested ({a,{b,c}}), in .gitignore
+//     lines, -g globs and type globs alike; a '}' with no '{' is an error;
+//   - in an ignore file an unclosed '[' is a literal ("[abc" ignores a
+//     file named "[abc"), in a -g or type glob it is an error;
 //   - matching is byte-wise: '?' and a class such as [é] each match exactly
 //     one byte, so '?' does not match a two-byte UTF-8 character;
 //   - case-insensitive matching folds ASCII letters only;
-//   - a path whose basename ends with '.' is never matched by a glob that
-//     globset answers from the basename or the extension alone (for example
-//     the .gitignore line "foo." does not ignore a file named "foo.");
+//   - a path whose last component is "." or ".." is never matched by a glob
+//     that globset answers from the basename or the extension alone
+//     (ripgrep 13 had this for every name ending in '.');
 //   - a class may match '/' (the .gitignore line "a[!x]b" ignores "a/b");
-//   - a .gitignore line "!" whitelists everything.
+//   - a .gitignore line "!" whitelists everything;
+//   - alternates nested so deeply that ripgrep's regular expression parser
+//     refuses them make the whole set fail (a *NestError).
 //
 // CompileGlob compiles one glob; NewGitignore compiles the lines of one
 // ignore file (.gitignore, .ignore, .rgignore, .git/info/exclude, a global

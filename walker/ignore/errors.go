@@ -12,8 +12,8 @@ const (
 	ErrInvalidRange
 	// ErrUnclosedAlternates is a '{' without its '}'.
 	ErrUnclosedAlternates
-	// ErrNestedAlternates is a '{' inside another '{...}'.
-	ErrNestedAlternates
+	// ErrUnopenedAlternates is a '}' with no '{' open.
+	ErrUnopenedAlternates
 	// ErrDanglingEscape is a trailing '\' (with backslash escapes on).
 	ErrDanglingEscape
 	// ErrRegex is a glob too large for the fallback regular expression
@@ -22,8 +22,8 @@ const (
 )
 
 // GlobError is a glob that failed to parse. Its Error text is rg's, e.g.
-// "error parsing glob '[a': unclosed character class; missing ']'" (rg 13
-// prints it without an "rg: " prefix for a bad -g glob).
+// "error parsing glob '[a': unclosed character class; missing ']'" (rg 15
+// prints it after "rg: "; rg 13 printed a bad -g glob without it).
 type GlobError struct {
 	// Glob is the glob as written (for an ignore-file line: the line with
 	// trailing whitespace trimmed, including any leading '!' or '/').
@@ -49,8 +49,8 @@ func (e *GlobError) kindText() string {
 		return fmt.Sprintf("invalid range; '%c' > '%c'", e.RangeStart, e.RangeEnd)
 	case ErrUnclosedAlternates:
 		return "unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)"
-	case ErrNestedAlternates:
-		return "nested alternate groups are not allowed"
+	case ErrUnopenedAlternates:
+		return "unopened alternate group; missing '{' (maybe escape '}' with '[}]'?)"
 	case ErrDanglingEscape:
 		return "dangling '\\'"
 	case ErrRegex:
@@ -77,3 +77,17 @@ func (e *LineError) Error() string {
 
 // Unwrap returns the glob's error.
 func (e *LineError) Unwrap() error { return e.Err }
+
+// NestError is a set of globs that ripgrep cannot compile because one of
+// them nests alternates too deeply for its regular expression parser
+// (which allows 250 levels): a -g glob, or a line of an ignore file, that
+// makes the whole set (all -g globs, or the whole file) fail. Its Error
+// text is ripgrep's, "error parsing pattern N", where N counts the globs
+// of the set that ripgrep runs as regular expressions.
+type NestError struct {
+	// Index is N.
+	Index int
+}
+
+// Error returns ripgrep's message.
+func (e *NestError) Error() string { return fmt.Sprintf("error parsing pattern %d", e.Index) }

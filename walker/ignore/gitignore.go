@@ -41,6 +41,9 @@ type Gitignore struct {
 	ignores   int
 }
 
+// utf8BOM is the byte order mark a first line may start with.
+var utf8BOM = []byte("\ufeff")
+
 // gitignoreOptions of rg's gitignore globs: '*' never crosses '/', and
 // '\' escapes.
 func gitignoreOptions(caseInsensitive bool) GlobOptions {
@@ -49,10 +52,12 @@ func gitignoreOptions(caseInsensitive bool) GlobOptions {
 
 // NewGitignore holds the patterns of one ignore file (or --ignore-file),
 // rooted at dir. Lines that fail to compile are skipped and reported in the
-// returned errors (each a *LineError); never a panic.
+// returned errors (each a *LineError); never a panic. An unclosed '[' is a
+// literal. A line whose alternates nest too deeply for ripgrep empties the
+// whole matcher, as in ripgrep, and adds a *NestError.
 //
 // Lines are read as rg reads them: split at '\n', a '\r' before the '\n'
-// dropped, no BOM handling (a BOM is part of the first line). A line that is
+// dropped, a UTF-8 BOM at the start of the first line dropped. A line that is
 // not valid UTF-8 ends the file there, silently, as in rg 13: the lines
 // before it count, the rest do not.
 func NewGitignore(dir string, data []byte, caseInsensitive bool) (*Gitignore, []error) {
@@ -63,6 +68,7 @@ func NewGitignore(dir string, data []byte, caseInsensitive bool) (*Gitignore, []
 	var globs []*Glob
 	var errs []error
 	opts := gitignoreOptions(caseInsensitive)
+	opts.AllowUnclosedClass = true
 	for lineno := 1; len(data) > 0; lineno++ {
 		line := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -73,6 +79,12 @@ func NewGitignore(dir string, data []byte, caseInsensitive bool) (*Gitignore, []
 		}
 		if !utf8.Valid(line) {
 			break
+		}
+		if lineno == 1 {
+			// As git does, ripgrep 15 drops a leading BOM.
+			for bytes.HasPrefix(line, utf8BOM) {
+				line = line[len(utf8BOM):]
+			}
 		}
 		gl, ok, err := compileLine(string(line), opts)
 		if err != nil {
@@ -89,7 +101,11 @@ func NewGitignore(dir string, data []byte, caseInsensitive bool) (*Gitignore, []
 			g.ignores++
 		}
 	}
-	g.set = newGlobSet(globs)
+	set, err := newGlobSet(globs)
+	if err != nil {
+		return &Gitignore{root: g.root}, append(errs, err)
+	}
+	g.set = set
 	return g, errs
 }
 
@@ -131,6 +147,8 @@ func compileLine(line string, opts GlobOptions) (lineGlob, bool, *GlobError) {
 	if strings.HasSuffix(line, "/") {
 		lg.onlyDir = true
 		line = line[:len(line)-1]
+		// An escaped trailing slash ("foo\/") loses its escape too.
+		line = strings.TrimSuffix(line, `\`)
 	}
 	actual := line
 	// Without a '/' the glob matches at any depth.

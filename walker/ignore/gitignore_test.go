@@ -99,7 +99,12 @@ func TestGitignoreMatch(t *testing.T) {
 		{"relative beneath absolute root", "/r/d", "/foo\n", false, "foo", false, Ignore},
 		{"empty root strips slash", "", "/a/b\n", false, "/a/b", false, Ignore},
 		{"dot root keeps path", ".", "/.x/y\n", false, ".x/y", false, Ignore},
-		{"trailing dot quirk", ".", "foo.\n", false, "foo.", false, None},
+		{"trailing dot fixed (rg 15)", ".", "foo.\n", false, "foo.", false, Ignore},
+		{"escaped trailing slash (rg 15)", ".", "foo\\/\n", false, "foo", true, Ignore},
+		{"escaped trailing slash is dir only", ".", "foo\\/\n", false, "foo", false, None},
+		{"unclosed class is literal (rg 15)", ".", "[abc\n", false, "[abc", false, Ignore},
+		{"unclosed class then more", ".", "a[b]c[d\n", false, "abc[d", false, Ignore},
+		{"nested alternates", ".", "*.{a,{b,c}}\n", false, "x/y.c", false, Ignore},
 		{"trailing dot anchored literal", ".", "/foo.\n", false, "foo.", false, Ignore},
 		{"trailing dot case insensitive", ".", "foo.\n", true, "foo.", false, Ignore},
 		{"class matches slash", ".", "a[!x]b\n", false, "a/b", false, Ignore},
@@ -131,9 +136,10 @@ func TestGitignoreReading(t *testing.T) {
 		{"no final newline", "a\nb", "b", Ignore, 2, nil},
 		{"invalid utf8 stops", "a\n\xff\nb\n", "b", None, 1, nil},
 		{"invalid utf8 keeps earlier", "a\n\xffx\nb\n", "a", Ignore, 1, nil},
-		{"bom kept", "\ufeffa\n", "a", None, 1, nil},
-		{"bad lines reported", "[a\nb\n{x\n", "b", Ignore, 1, []int{1, 3}},
-		{"malformed non-ascii", "[中\n", "中", None, 0, []int{1}},
+		{"bom dropped (rg 15)", "\ufeffa\n", "a", Ignore, 1, nil},
+		{"bom only on line 1", "a\n\ufeffb\n", "\ufeffb", Ignore, 2, nil},
+		{"bad lines reported", "[a\nb\n{x\nc}\n", "b", Ignore, 2, []int{3, 4}},
+		{"unclosed non-ascii is literal", "[中\n", "[中", Ignore, 1, nil},
 		{"dangling after trim", "x\\  \n", "x", None, 0, []int{1}},
 	}
 	for _, tc := range tests {
@@ -166,17 +172,17 @@ func TestGitignoreReading(t *testing.T) {
 }
 
 func TestGitignoreErrorText(t *testing.T) {
-	_, errs := NewGitignore(".", []byte("ok\n!/[a  \n"), false)
+	_, errs := NewGitignore(".", []byte("ok\n!/[a  \n!/[z-a]\n"), false)
 	if len(errs) != 1 {
 		t.Fatalf("errors = %v, want one", errs)
 	}
-	want := "line 2: error parsing glob '!/[a': unclosed character class; missing ']'"
+	want := "line 3: error parsing glob '!/[z-a]': invalid range; 'z' > 'a'"
 	if errs[0].Error() != want {
 		t.Errorf("error = %q, want %q", errs[0].Error(), want)
 	}
 	var ge *GlobError
-	if !errors.As(errs[0], &ge) || ge.Kind != ErrUnclosedClass {
-		t.Errorf("error does not unwrap to an unclosed-class *GlobError")
+	if !errors.As(errs[0], &ge) || ge.Kind != ErrInvalidRange {
+		t.Errorf("error does not unwrap to an invalid-range *GlobError")
 	}
 }
 

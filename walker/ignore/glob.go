@@ -16,6 +16,10 @@ type GlobOptions struct {
 	// BackslashEscape makes '\' escape the next character; otherwise '\'
 	// is a literal character.
 	BackslashEscape bool
+	// AllowUnclosedClass reads a '[' that has no ']' as a literal '['
+	// instead of failing, as ripgrep 15 does for gitignore lines (not for
+	// -g globs or type globs).
+	AllowUnclosedClass bool
 }
 
 // Glob is a compiled glob in globset's dialect. It is immutable and safe
@@ -26,15 +30,23 @@ type Glob struct {
 	strategy strategy
 	lit      string      // the literal the strategy compares
 	re       pathMatcher // for stratRegex and stratRequiredExtension
+	// tooDeep marks a glob whose regular expression ripgrep's parser
+	// refuses (see NestError); it is never matched.
+	tooDeep bool
 }
 
 // CompileGlob compiles one glob in globset's dialect (*, ?, [..], [!..],
-// [^..], **, {a,b}, escapes). Invalid UTF-8 in pattern is read as one
-// U+FFFD per bad byte.
+// [^..], **, {a,b} with nesting, escapes). Invalid UTF-8 in pattern is read
+// as one U+FFFD per bad byte. A glob that does not parse gives a
+// *GlobError; one whose alternates nest too deeply for ripgrep gives a
+// *NestError (with Index 0: the glob alone).
 func CompileGlob(pattern string, opts GlobOptions) (*Glob, error) {
 	g, err := compileGlob(pattern, opts, engineAuto)
 	if err != nil {
 		return nil, err
+	}
+	if g.tooDeep {
+		return nil, &NestError{}
 	}
 	return g, nil
 }
@@ -42,11 +54,18 @@ func CompileGlob(pattern string, opts GlobOptions) (*Glob, error) {
 // compileGlob compiles a glob. An engine other than engineAuto skips the
 // literal strategies and runs that engine (tests compare them).
 func compileGlob(pattern string, opts GlobOptions, eng engine) (*Glob, *GlobError) {
-	toks, perr := parseGlob(pattern, opts.BackslashEscape)
+	pg, perr := parseGlob(pattern, opts.BackslashEscape, opts.AllowUnclosedClass)
 	if perr != nil {
 		return nil, perr
 	}
+	toks := pg.toks
 	g := &Glob{pattern: pattern, opts: opts}
+	if tooDeep(pg, opts) {
+		// Deep alternates leave no literal strategy: globset runs it as a
+		// regular expression, which ripgrep then fails to build.
+		g.strategy, g.tooDeep = stratRegex, true
+		return g, nil
+	}
 	if eng != engineAuto {
 		g.strategy = stratRegex
 	} else {
@@ -68,14 +87,15 @@ func (g *Glob) String() string { return g.pattern }
 // Match reports whether the whole path, with '/' separators, matches. The
 // verdict is globset's GlobSet verdict (the one rg uses everywhere): a glob
 // answered from the basename or the extension alone never matches a path
-// whose last byte is '.' (see the package comment).
+// whose last component is empty, "." or ".." (see the package comment).
 func (g *Glob) Match(path string) bool {
 	return g.matchCandidate(newCandidate(path))
 }
 
 // candidate is a path with globset's basename and extension: the basename
-// is empty for an empty path or one ending in '.', the extension is the
-// basename from its last '.' on (".rs" for both "a.rs" and ".rs").
+// is the last component, none when that is empty, "." or "..", the extension is the
+// basename from its last '.' on (".rs" for both "a.rs" and ".rs"; "." for
+// "a."). ripgrep 13's globset had no basename for any path ending in '.'.
 type candidate struct {
 	path string
 	base string
@@ -84,10 +104,11 @@ type candidate struct {
 
 func newCandidate(path string) candidate {
 	c := candidate{path: path}
-	if path == "" || path[len(path)-1] == '.' {
+	base := path[strings.LastIndexByte(path, '/')+1:]
+	if base == "" || base == "." || base == ".." {
 		return c
 	}
-	c.base = path[strings.LastIndexByte(path, '/')+1:]
+	c.base = base
 	if i := strings.LastIndexByte(c.base, '.'); i >= 0 {
 		c.ext = c.base[i:]
 	}
@@ -95,6 +116,9 @@ func newCandidate(path string) candidate {
 }
 
 func (g *Glob) matchCandidate(c candidate) bool {
+	if g.tooDeep {
+		return false
+	}
 	switch g.strategy {
 	case stratLiteral:
 		return c.path == g.lit

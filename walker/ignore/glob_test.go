@@ -80,7 +80,12 @@ func TestGlobMatch(t *testing.T) {
 		{"{,ab}", optDefault, "", false}, // empty alternatives are dropped
 		{"{,ab}", optDefault, "ab", true},
 		{"a{}", optDefault, "a", true},
-		{"a}", optDefault, "a", true},
+		{"{a,{b,c}}", optDefault, "c", true}, // alternates nest (rg 15)
+		{"*.{a,{b,{c,d}}}", optSep, "x.d", true},
+		{"*.{a,{b,{c,d}}}", optSep, "x.e", false},
+		{"{a.{a,b},x}", optDefault, "a.b", true},
+		{"{a.{a,b},x}", optDefault, "a.", false},
+		{"*.{}", optSep, "a.", true},
 		{"a,b", optDefault, "a,b", true},
 		{"{**/x,b}", optSep, "a/b/x", true},
 		{"{a/**,z}", optSep, "a/b/c", true},
@@ -98,10 +103,16 @@ func TestGlobMatch(t *testing.T) {
 		{"*.RS", optSepCI, "src/main.rs", false},
 		{"**/*.RS", optSepCI, "src/main.rs", true},
 		{"foo.", optSep, "foo.", true}, // literal strategy: exact
-		{"**/foo.", optSep, "foo.", false},
+		// ripgrep 15 fixed the trailing-dot quirk: a basename ending in
+		// '.' is still a basename.
+		{"**/foo.", optSep, "foo.", true},
+		{"**/foo.", optSep, "a/foo.", true},
 		{"**/foo.", optSepCI, "foo.", true}, // case-insensitive runs compiled
-		{"**/*.", optSep, "foo.", false},
-		{"**/b*.", optSep, "bar.", false},
+		{"**/*.", optSep, "foo.", true},
+		{"**/*.", optSep, "...", true},
+		{"**/...", optSep, "a/...", true},
+		{"**/*.", optSep, "a/..", false}, // ".." has no basename
+		{"**/b*.", optSep, "bar.", true},
 		{"**/b*.", optSepCI, "bar.", true},
 		{"", optDefault, "", true},
 		{"", optDefault, "a", false},
@@ -266,11 +277,11 @@ func TestDFABlowupUsesNFA(t *testing.T) {
 
 func mustParse(t *testing.T, glob string) []token {
 	t.Helper()
-	toks, err := parseGlob(glob, true)
+	pg, err := parseGlob(glob, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return toks
+	return pg.toks
 }
 
 func TestAutomatonMultiWord(t *testing.T) {

@@ -11,4 +11,8 @@ const (
 	// maxDFAStates is the most states a glob's DFA may have; a glob whose
 	// DFA would be larger runs on the bitset NFA.
 	maxDFAStates = 256
+	// regexNestLimit is the nesting depth of ripgrep's regular expression
+	// parser (regex-syntax's default nest limit); a glob whose regular
+	// expression nests deeper makes its set fail (see NestError).
+	regexNestLimit = 250
 )

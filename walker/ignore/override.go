@@ -24,7 +24,8 @@ type Override struct {
 // matches directories only, '*' does not match '/', a glob without '/'
 // matches the basename at any depth; a glob starting with '#' is a comment
 // and an empty one is skipped. The first glob that fails to compile is
-// returned as a *GlobError. Note that rg adds all -g globs before all
+// returned as a *GlobError (an unclosed '[' is an error here), or a
+// *NestError when one nests its alternates too deeply. Note that rg adds all -g globs before all
 // --iglob globs, whatever their order on the command line; the caller
 // passes them in that order.
 func NewOverride(root string, globs []OverrideGlob) (*Override, error) {
@@ -48,7 +49,11 @@ func NewOverride(root string, globs []OverrideGlob) (*Override, error) {
 			gi.ignores++
 		}
 	}
-	gi.set = newGlobSet(compiled)
+	set, err := newGlobSet(compiled)
+	if err != nil {
+		return nil, err
+	}
+	gi.set = set
 	return &Override{gi: gi}, nil
 }
 

@@ -1,9 +1,9 @@
 package ignore
 
-// This file parses globset's glob dialect into tokens. The grammar is
-// globset 0.4.8's (the version ripgrep 13 ships): alternates do not nest, a
-// '}' outside any group closes an empty group, and '**' is recursive only as
-// a whole path component.
+// This file parses globset's glob dialect into tokens. The grammar is that
+// of the globset ripgrep 15 ships: alternates nest, a '}' outside any group
+// is an error, an unclosed '[' may be read as a literal (gitignore lines),
+// and '**' is recursive only as a whole path component.
 
 type tokenKind uint8
 
@@ -32,33 +32,54 @@ type token struct {
 }
 
 type parser struct {
-	glob     string
-	chars    []rune
-	pos      int
-	prev     rune
-	cur      rune
-	stack    [][]token
+	glob  string
+	chars []rune
+	pos   int
+	prev  rune
+	cur   rune
+	// branches are the branches being parsed, innermost last; tokens go
+	// to the last one. branches[0] is the glob itself.
+	branches [][]token
+	// groups holds, for each open '{', the index in branches of its
+	// first branch.
+	groups   []int
 	escapeOK bool
+	// unclosedOK reads a '[' without a ']' as a literal '['.
+	unclosedOK bool
+	// sawUnclosed is set once a '[' was found unclosed: no later '[' can
+	// be closed either, so they are all literals (and parsing stays
+	// linear).
+	sawUnclosed bool
+	// maxGroups is the deepest nesting of '{' seen.
+	maxGroups int
+}
+
+// parsedGlob is a glob's tokens and how deeply its alternates nest.
+type parsedGlob struct {
+	toks  []token
+	depth int // deepest nesting of '{'
 }
 
 // parseGlob turns a glob into tokens. backslashEscape makes '\' escape the
-// next character; otherwise '\' is a literal.
-func parseGlob(glob string, backslashEscape bool) ([]token, *GlobError) {
+// next character; otherwise '\' is a literal. allowUnclosed reads an
+// unclosed '[' as a literal, as gitignore lines do.
+func parseGlob(glob string, backslashEscape, allowUnclosed bool) (parsedGlob, *GlobError) {
 	p := &parser{
-		glob:     glob,
-		chars:    []rune(glob),
-		prev:     none,
-		cur:      none,
-		stack:    [][]token{nil},
-		escapeOK: backslashEscape,
+		glob:       glob,
+		chars:      []rune(glob),
+		prev:       none,
+		cur:        none,
+		branches:   [][]token{nil},
+		escapeOK:   backslashEscape,
+		unclosedOK: allowUnclosed,
 	}
 	if err := p.parse(); err != nil {
-		return nil, err
+		return parsedGlob{}, err
 	}
-	if len(p.stack) > 1 {
-		return nil, p.err(ErrUnclosedAlternates)
+	if len(p.branches) > 1 {
+		return parsedGlob{}, p.err(ErrUnclosedAlternates)
 	}
-	return p.stack[0], nil
+	return parsedGlob{toks: p.branches[0], depth: p.maxGroups}, nil
 }
 
 func (p *parser) err(kind ErrorKind) *GlobError {
@@ -96,11 +117,15 @@ func (p *parser) parse() *GlobError {
 		case '*':
 			p.parseStar()
 		case '[':
-			err = p.parseClass()
+			if p.sawUnclosed {
+				p.push(token{kind: tLiteral, ch: c})
+			} else {
+				err = p.parseClass()
+			}
 		case '{':
-			err = p.pushAlternate()
+			p.pushAlternate()
 		case '}':
-			p.popAlternate()
+			err = p.popAlternate()
 		case ',':
 			p.parseComma()
 		case '\\':
@@ -116,53 +141,52 @@ func (p *parser) parse() *GlobError {
 
 // push appends a token to the branch being parsed.
 func (p *parser) push(t token) {
-	top := len(p.stack) - 1
-	p.stack[top] = append(p.stack[top], t)
+	top := len(p.branches) - 1
+	p.branches[top] = append(p.branches[top], t)
 }
 
 // pop removes and returns the last token of the branch being parsed, which
 // the caller knows is not empty.
 func (p *parser) pop() token {
-	top := len(p.stack) - 1
-	br := p.stack[top]
+	top := len(p.branches) - 1
+	br := p.branches[top]
 	t := br[len(br)-1]
-	p.stack[top] = br[:len(br)-1]
+	p.branches[top] = br[:len(br)-1]
 	return t
 }
 
 func (p *parser) haveTokens() bool {
-	return len(p.stack[len(p.stack)-1]) > 0
+	return len(p.branches[len(p.branches)-1]) > 0
 }
 
-func (p *parser) pushAlternate() *GlobError {
-	if len(p.stack) > 1 {
-		return p.err(ErrNestedAlternates)
+// pushAlternate opens a group: its first branch.
+func (p *parser) pushAlternate() {
+	p.groups = append(p.groups, len(p.branches))
+	p.branches = append(p.branches, nil)
+	p.maxGroups = max(p.maxGroups, len(p.groups))
+}
+
+// popAlternate closes the innermost group into one token of the branch
+// around it; a '}' with no group open is an error.
+func (p *parser) popAlternate() *GlobError {
+	if len(p.groups) == 0 {
+		return p.err(ErrUnopenedAlternates)
 	}
-	p.stack = append(p.stack, nil)
+	start := p.groups[len(p.groups)-1]
+	p.groups = p.groups[:len(p.groups)-1]
+	alts := append([][]token(nil), p.branches[start:]...)
+	clear(p.branches[start:])
+	p.branches = p.branches[:start]
+	p.push(token{kind: tAlternates, alts: alts})
 	return nil
 }
 
-// popAlternate closes the open group; with no group open it closes an empty
-// one, which matches the empty string (globset 0.4.8 does the same).
-func (p *parser) popAlternate() {
-	var alts [][]token
-	for len(p.stack) >= 2 {
-		alts = append(alts, p.stack[len(p.stack)-1])
-		p.stack = p.stack[:len(p.stack)-1]
-	}
-	// Keep the branches in the order they were written.
-	for i, j := 0, len(alts)-1; i < j; i, j = i+1, j-1 {
-		alts[i], alts[j] = alts[j], alts[i]
-	}
-	p.push(token{kind: tAlternates, alts: alts})
-}
-
 func (p *parser) parseComma() {
-	if len(p.stack) <= 1 {
+	if len(p.groups) == 0 {
 		p.push(token{kind: tLiteral, ch: ','})
 		return
 	}
-	p.stack = append(p.stack, nil)
+	p.branches = append(p.branches, nil)
 }
 
 func (p *parser) parseBackslash() *GlobError {
@@ -202,7 +226,7 @@ func (p *parser) parseStar() {
 		return
 	}
 	if prev != '/' {
-		if len(p.stack) <= 1 || (prev != ',' && prev != '{') {
+		if len(p.branches) <= 1 || (prev != ',' && prev != '{') {
 			p.pushStarStar()
 			return
 		}
@@ -212,7 +236,7 @@ func (p *parser) parseStar() {
 	case next == none:
 		p.bump()
 		isSuffix = true
-	case (next == ',' || next == '}') && len(p.stack) >= 2:
+	case (next == ',' || next == '}') && len(p.branches) >= 2:
 		isSuffix = true
 	case next == '/':
 		p.bump()
@@ -234,8 +258,11 @@ func (p *parser) parseStar() {
 }
 
 // parseClass parses a bracket expression after its '['. Backslash is not
-// special inside it; ']' first and '-' first or last are literals.
+// special inside it; ']' first and '-' first or last are literals. Without
+// a closing ']' it is an error, or, when unclosed classes are allowed, the
+// '[' is a literal and parsing goes on right after it.
 func (p *parser) parseClass() *GlobError {
+	savedPos, savedPrev, savedCur := p.pos, p.prev, p.cur
 	var ranges []runeRange
 	negated := false
 	if c := p.peek(); c == '!' || c == '^' {
@@ -246,7 +273,13 @@ func (p *parser) parseClass() *GlobError {
 	for {
 		c := p.bump()
 		if c == none {
-			return p.err(ErrUnclosedClass)
+			if !p.unclosedOK {
+				return p.err(ErrUnclosedClass)
+			}
+			p.pos, p.prev, p.cur = savedPos, savedPrev, savedCur
+			p.sawUnclosed = true
+			p.push(token{kind: tLiteral, ch: '['})
+			return nil
 		}
 		switch {
 		case c == ']' && !first:

@@ -11,7 +11,18 @@ type globSet struct {
 	others []int            // the remaining glob indexes, descending
 }
 
-func newGlobSet(globs []*Glob) globSet {
+// newGlobSet builds the set of globs, or, as globset fails to, a
+// *NestError when one of them nests too deeply.
+func newGlobSet(globs []*Glob) (globSet, error) {
+	regexes := 0
+	for _, g := range globs {
+		if g.tooDeep {
+			return globSet{}, &NestError{Index: regexes}
+		}
+		if g.strategy == stratRegex {
+			regexes++
+		}
+	}
 	s := globSet{globs: globs}
 	for i, g := range globs {
 		switch g.strategy {
@@ -30,7 +41,7 @@ func newGlobSet(globs []*Glob) globSet {
 			s.others = append(s.others, i)
 		}
 	}
-	return s
+	return s, nil
 }
 
 func addIndex(m map[string][]int, key string, i int) map[string][]int {

@@ -12,6 +12,18 @@ import (
 	"github.com/evgrep/evgrep/walker/ignore"
 )
 
+// TestTypeListRecorded: the table prints exactly the --type-list output
+// recorded from ripgrep 15.2.0.
+func TestTypeListRecorded(t *testing.T) {
+	want, err := os.ReadFile("testdata/type-list-rg15.2.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := listOf(t, NewDefaultBuilder()); got != string(want) {
+		t.Errorf("--type-list differs from testdata/type-list-rg15.2.txt")
+	}
+}
+
 func listOf(t *testing.T, b *Builder) string {
 	t.Helper()
 	var buf bytes.Buffer
@@ -34,7 +46,7 @@ func TestDefaultTable(t *testing.T) {
 	for name, want := range map[string]string{
 		"rust":    "*.rs",
 		"go":      "*.go",
-		"make":    "*.mak, *.mk, [Gg][Nn][Uu]makefile, [Gg][Nn][Uu]makefile.am, [Gg][Nn][Uu]makefile.in, [Mm]akefile, [Mm]akefile.am, [Mm]akefile.in",
+		"make":    "*.mak, *.mk, Makefile.*, [Gg][Nn][Uu]makefile, [Gg][Nn][Uu]makefile.am, [Gg][Nn][Uu]makefile.in, [Mm]akefile, [Mm]akefile.am, [Mm]akefile.in",
 		"license": "*[.-]LICEN[CS]E*, AGPL-*[0-9]*, APACHE-*[0-9]*, BSD-*[0-9]*, CC-BY-*, COPYING, COPYING[.-]*, COPYRIGHT, COPYRIGHT[.-]*, EULA, EULA[.-]*, GFDL-*[0-9]*, GNU-*[0-9]*, GPL-*[0-9]*, LGPL-*[0-9]*, LICEN[CS]E, LICEN[CS]E[.-]*, MIT-*[0-9]*, MPL-*[0-9]*, NOTICE, NOTICE[.-]*, OFL-*[0-9]*, PATENTS, PATENTS[.-]*, UNLICEN[CS]E, UNLICEN[CS]E[.-]*, agpl[.-]*, gpl[.-]*, lgpl[.-]*, licen[cs]e, licen[cs]e.*",
 	} {
 		if got[name] != want {
