@@ -12,12 +12,19 @@
 //   - A byte-level Pike VM gives Rust's exact answers where RE2 cannot:
 //     Unicode word boundaries next to non-ASCII text, -w occurrences (rg's
 //     capture-group rule), empty matches inside multi-byte characters,
-//     patterns mixing raw-byte (?-u) classes with Unicode ones, and counted
-//     repetitions above RE2's limit of 1000.
+//     patterns mixing raw-byte (?-u) classes with Unicode ones, counted
+//     repetitions above RE2's limit of 1000, and programs too big for RE2.
 //
 // A literal prefilter scans buffers for a rare byte of a literal every match
 // must contain, and only the enclosing line is confirmed. Without a useful
-// literal, RE2 scans chunks of many lines per call.
+// literal, RE2 scans chunks of many lines per call. A large alternation of
+// plain literals (-f with many words) skips both engines: a multi-literal
+// automaton (internal/litset) gives rg's leftmost-first occurrences.
+//
+// Patterns are sized the way rg 15 sizes them (nfasize.go): those whose
+// compiled NFA rg would count above --regex-size-limit fail with its
+// "compiled regex exceeds size limit" error, and programs too big for
+// RE2's DFA (which would log to stderr) are left to the VM.
 //
 // Known differences from rg 13 (whose regex 1.5 engine mixes DFA and NFA
 // answers in a few corners):

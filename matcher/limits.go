@@ -11,12 +11,26 @@ const (
 	re2RepeatLimit = 1000
 
 	// vmRepeatLimit bounds the number of copies a counted repetition may
-	// expand to in the fallback VM's program.
-	vmRepeatLimit = 100000
+	// expand to in the fallback VM's program. rg's size rule (DefaultSizeLimit)
+	// decides first; a count it accepts (a{3000000} fits in 100 MiB) fits.
+	vmRepeatLimit = vmProgLimit
 
 	// vmProgLimit bounds the size of a compiled VM program (instructions);
 	// larger patterns are rejected as too big, like Rust's size limit.
 	vmProgLimit = 4 << 20
+
+	// DefaultSizeLimit is rg's default --regex-size-limit (bytes): the
+	// most memory a pattern's NFA may take by rg 15's count (nfasize.go).
+	DefaultSizeLimit = 100 << 20
+
+	// re2InstLimit is the largest program (in instructions, estimated by
+	// the states of rg's reverse NFA, nfasize.go) handed to RE2. Bigger
+	// ones compile slowly, and RE2's DFA runs out of memory on them
+	// (\w{1000}: 1.4 M instructions; 100,000 words: 0.9 M) and logs to
+	// stderr, which go-re2 offers no way to turn off; the VM (or the
+	// literal set) answers instead. 20,000 words (about 0.2 M) still
+	// run on RE2 without a message.
+	re2InstLimit = 250000
 
 	// chunkSize is how many bytes of a buffer one RE2 call scans when no
 	// literal prefilter applies (cut at a line terminator).
@@ -44,6 +58,11 @@ const (
 	// teddyOffsetWindow bounds the literal positions considered for the
 	// vectorised scan's three tested offsets.
 	teddyOffsetWindow = 16
+
+	// minLitSet is the smallest alternation of plain literals (-f with
+	// many words) searched with the multi-literal automaton
+	// (internal/litset) instead of a regex engine.
+	minLitSet = 64
 
 	// minMultiScan is the shortest buffer a single literal is looked for
 	// with the vectorised scan; shorter ones keep the byte scanner.

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"strings"
 	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
 
 	re2 "github.com/wasilibs/go-re2"
 	"github.com/wasilibs/go-re2/experimental"
 
+	"github.com/evgrep/evgrep/matcher/internal/litset"
 	"github.com/evgrep/evgrep/matcher/internal/vscan"
 )
 
@@ -45,6 +48,10 @@ type Options struct {
 	LineTerminator byte
 	// NoUnicode disables Unicode mode (--no-unicode).
 	NoUnicode bool
+	// SizeLimit is --regex-size-limit in bytes: patterns whose compiled
+	// program rg 15 counts as bigger are rejected with its error. Zero
+	// means rg's default, DefaultSizeLimit.
+	SizeLimit int
 }
 
 // Range is a half-open byte range [Start, End).
@@ -89,6 +96,9 @@ type Matcher struct {
 	// unavailable).
 	litMulti *multiScan
 	first    *firstScan // no literal: candidate starts by first byte (firstbyte.go)
+	// lits answers alone for a big alternation of plain literals (-f
+	// with many words): a multi-literal automaton, no regex engine.
+	lits *litset.Set
 	// crosses: a match may hold the terminator or anchors on the whole
 	// buffer (newline.go).
 	crosses bool
@@ -111,6 +121,11 @@ func Compile(o Options) (*Matcher, error) {
 	m := &Matcher{term: o.LineTerminator, crlf: o.CRLF, multiline: o.Multiline, word: o.Word}
 	if len(o.Patterns) == 0 {
 		m.none = true
+		return m, nil
+	}
+	if lits, ok := plainLiteralSet(o); ok {
+		m.names = map[string]int{}
+		m.lits = litset.New(lits)
 		return m, nil
 	}
 	pats := make([]string, len(o.Patterns))
@@ -161,6 +176,14 @@ func Compile(o Options) (*Matcher, error) {
 	if o.CRLF {
 		h = crlfify(h)
 	}
+	limit := o.SizeLimit
+	if limit <= 0 {
+		limit = DefaultSizeLimit
+	}
+	re2Insts, serr := checkRgSize(h, o.Word, limit)
+	if serr != nil {
+		return nil, serr
+	}
 	info := analyze(h)
 	if o.NoUnicode && info.nonASCIIUni {
 		// rg 13 re-parses its translated pattern with Unicode off, which
@@ -171,6 +194,12 @@ func Compile(o Options) (*Matcher, error) {
 	m.names = map[string]int{}
 	collectNames(h, m.names)
 	m.canEmpty = canMatchEmpty(h)
+	if !o.Word {
+		if lits, ok := altLiterals(h.subs); ok && h.kind == hAlt && len(lits) >= minLitSet {
+			m.lits = litset.New(lits)
+			return m, nil
+		}
+	}
 	m.pre = buildPrefilter(h)
 	if m.pre == nil && !m.canEmpty {
 		m.first = buildFirstScan(h)
@@ -207,7 +236,7 @@ func Compile(o Options) (*Matcher, error) {
 		origH := &hir{kind: hConcat, subs: []*hir{{kind: hAssert, assert: assertStartLine}, h, {kind: hAssert, assert: assertEndLine}}}
 		op, err := compileProg(origH, info.maxCap)
 		if err != nil {
-			return nil, &Error{text: "regex parse error:\n    " + pat + "\nerror: " + err.Error()}
+			return nil, errSizeLimit(limit)
 		}
 		m.orig = op
 		info = analyze(conf)
@@ -216,7 +245,7 @@ func Compile(o Options) (*Matcher, error) {
 	}
 	p, err := compileProg(conf, nslots)
 	if err != nil {
-		return nil, &Error{text: "regex parse error:\n    " + pat + "\nerror: " + err.Error()}
+		return nil, errSizeLimit(limit)
 	}
 	m.prog = p
 	m.uniWB = info.uniWB
@@ -224,6 +253,10 @@ func Compile(o Options) (*Matcher, error) {
 	if m.plain != nil || m.exact != nil {
 		// A plain literal never needs RE2 (plain.go); not compiling it
 		// saves its WebAssembly memory (~10 MB of RSS).
+		m.reMode = re2None
+	}
+	fullRE2 := re2Insts <= re2InstLimit
+	if !fullRE2 && !(m.reMode == re2UTF8 && info.nonASCIIUni) {
 		m.reMode = re2None
 	}
 	if m.reMode == re2UTF8 && info.nonASCIIUni {
@@ -235,16 +268,26 @@ func Compile(o Options) (*Matcher, error) {
 		// the full one compiles in the background, and until it is ready
 		// (or if it fails) the VM answers for non-ASCII text instead of
 		// waiting: one short non-ASCII line took 70 ms, an ASCII one 23.
-		if ra, aerr := experimental.CompileLatin1(printRE2(asciiVariant(conf), re2Latin1)); aerr == nil {
-			src := printRE2(conf, re2UTF8)
+		av := asciiVariant(conf)
+		if z := nfaCount(av, false, true, 1<<62); z.re2Insts() > re2InstLimit {
+			m.reMode = re2None
+		} else if ra, aerr := experimental.CompileLatin1(printRE2(av, re2Latin1)); aerr == nil {
 			m.reASCII = ra
 			m.reReady = make(chan struct{})
-			go func() {
-				if re, err := re2.Compile(src); err == nil {
-					m.reFull.Store(re)
-				}
+			if !fullRE2 {
+				// Too big for RE2: the VM answers non-ASCII text.
 				close(m.reReady)
-			}()
+			} else {
+				src := printRE2(conf, re2UTF8)
+				go func() {
+					if re, err := re2.Compile(src); err == nil {
+						m.reFull.Store(re)
+					}
+					close(m.reReady)
+				}()
+			}
+		} else if !fullRE2 {
+			m.reMode = re2None
 		}
 	}
 	switch {
@@ -263,6 +306,48 @@ func Compile(o Options) (*Matcher, error) {
 	m.byteHigh = info.byteHigh
 	m.chunked = m.hasRE && !o.Multiline && o.LineTerminator == '\n' && !info.textAnchor
 	return m, nil
+}
+
+// plainLiteralSet returns the patterns as byte strings when there are at
+// least minLitSet of them and each is a plain case-sensitive literal (no
+// regex syntax, or -F; no -w or -x; no control characters): then rg's
+// answer is the alternation of those strings, which the literal set gives
+// without parsing a pattern of (often) megabytes.
+func plainLiteralSet(o Options) ([][]byte, bool) {
+	if len(o.Patterns) < minLitSet || o.Word || o.Line || o.Case == Insensitive {
+		return nil, false
+	}
+	upper := false
+	out := make([][]byte, len(o.Patterns))
+	for i, p := range o.Patterns {
+		if p == "" || !utf8.ValidString(p) {
+			return nil, false
+		}
+		for _, r := range p {
+			if r < 0x20 || r == 0x7F || !o.Fixed && isSyntaxChar(r) || o.NoUnicode && r >= utf8.RuneSelf {
+				return nil, false
+			}
+			if unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r) {
+				upper = true
+			}
+		}
+		out[i] = []byte(p)
+	}
+	if o.Case == Smart && !upper {
+		return nil, false // smart case makes them case-insensitive
+	}
+	return out, true
+}
+
+// isSyntaxChar reports whether r means something outside a class in
+// rg's regex syntax (the other characters escapeLiteral escapes, such as
+// '-' and '#', are literal there).
+func isSyntaxChar(r rune) bool {
+	switch r {
+	case '\\', '.', '+', '*', '?', '(', ')', '|', '[', ']', '{', '}', '^', '$':
+		return true
+	}
+	return false
 }
 
 func collectNames(h *hir, names map[string]int) {
@@ -326,6 +411,9 @@ func (m *Matcher) IsMatch(line []byte) bool {
 	if m.none {
 		return false
 	}
+	if m.lits != nil {
+		return m.lits.Contains(line)
+	}
 	if m.plain != nil {
 		return bytes.Contains(line, m.plain)
 	}
@@ -350,6 +438,13 @@ func (m *Matcher) IsMatch(line []byte) bool {
 func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 	if m.none || from < 0 {
 		return 0, 0, false
+	}
+	if m.lits != nil {
+		e := m.lits.FirstEnd(buf, from)
+		if e < 0 {
+			return 0, 0, false
+		}
+		return m.lineAround(buf, from, e-1)
 	}
 	if m.litMulti != nil && len(buf)-from >= minMultiScan {
 		return m.litMultiNextLine(buf, from)
@@ -462,6 +557,13 @@ func (m *Matcher) chunkSearch(buf []byte, from int) (int, bool) {
 // semantics (word mode, CRLF stripping). caps receives the slots of the
 // user's groups when non-nil (len 2*(ncap+1)).
 func (m *Matcher) findAt(h []byte, at int, caps []int) (int, int, bool) {
+	if m.lits != nil {
+		s, e, ok := m.lits.Find(h, at)
+		if ok && caps != nil {
+			caps[0], caps[1] = s, e
+		}
+		return s, e, ok
+	}
 	if m.word {
 		return m.wordFindAt(h, at, caps)
 	}
@@ -695,6 +797,17 @@ func (m *Matcher) re2IterExact(h []byte, at int) bool {
 }
 
 func (m *Matcher) findAll(h []byte, at int, dst []Range) []Range {
+	if m.lits != nil {
+		for at < len(h) {
+			s, e, ok := m.lits.Find(h, at)
+			if !ok {
+				break
+			}
+			dst = append(dst, Range{s, e})
+			at = e
+		}
+		return dst
+	}
 	if m.plain != nil {
 		return m.plainFindAll(h, at, dst)
 	}

@@ -98,6 +98,11 @@ func (c *compiler) emit(i inst) int32 {
 }
 
 func (c *compiler) patch(hs []hole, to int32) {
+	if c.err != nil {
+		// A failed emit left holes that point nowhere; the program is
+		// thrown away.
+		return
+	}
 	for _, h := range hs {
 		in := &c.p.insts[h.pc]
 		switch h.which {

@@ -96,6 +96,13 @@ func runRGWith(t *testing.T, g *testref.Golden, dir string, args ...string) (fil
 	if !slices.Contains(args, "--sort") && !slices.Contains(args, "--sortr") {
 		c.Canon = testref.SortLines
 	}
+	// Git's configuration variables change the answer (the global
+	// excludes file): they are part of the case.
+	for _, k := range []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"} {
+		if v, ok := os.LookupEnv(k); ok {
+			c.Env = append(c.Env, k+"="+v)
+		}
+	}
 	out := g.Run(t, c)
 	// rg 15 starts its messages with "rg: "; the walker reports bare ones
 	// (the command line adds the prefix).

@@ -19,7 +19,7 @@ func (r *run) agent() int {
 	if r.cfg.AgentRequest == "-" {
 		var err error
 		if data, err = io.ReadAll(r.stdin); err != nil {
-			fmt.Fprintln(r.stderr, err)
+			fmt.Fprintln(r.stderr, "evgrep:", err)
 			return exitError
 		}
 	}
@@ -49,7 +49,7 @@ func (r *run) mcp() int {
 		err = mcpserver.ServeStdio(r.stdin, r.rawOut, cwd)
 	}
 	if err != nil {
-		fmt.Fprintln(r.stderr, err)
+		fmt.Fprintln(r.stderr, "evgrep:", err)
 		return exitError
 	}
 	return exitMatch
@@ -61,7 +61,7 @@ func (r *run) outline(wopts walker.Options) int {
 	cwd, _ := os.Getwd()
 	list, err := agent.ListFiles(cwd, r.cfg.Paths, wopts)
 	if err != nil {
-		fmt.Fprintln(r.stderr, err)
+		fmt.Fprintln(r.stderr, "evgrep:", err)
 		return exitError
 	}
 	var files []string

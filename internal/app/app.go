@@ -75,11 +75,11 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	env := cli.Env{StdoutTTY: isTTY(stdout), StdinReadable: isReadableStdin(stdin), Stdin: stdin}
 	cfg, err := cli.Load(args, env)
 	if err != nil {
-		fmt.Fprintln(stderr, strings.TrimRight(err.Error(), "\n"))
+		errorLine(stderr, strings.TrimRight(err.Error(), "\n"))
 		return exitError
 	}
 	for _, w := range cfg.Warnings {
-		fmt.Fprintln(stderr, w)
+		errorLine(stderr, w)
 	}
 	switch cfg.Command {
 	case cli.CmdHelp:
@@ -89,7 +89,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, versionText(filepath.Base(os.Args[0])))
 		return exitMatch
 	case cli.CmdPCRE2Version:
-		fmt.Fprintln(stderr, "PCRE2 is not available in this build of ripgrep.")
+		errorLine(stderr, "PCRE2 is not available in this build of ripgrep.")
 		return exitError
 	}
 	// As rg: a closed pipe on stdout (`evgrep … | head -1`) ends the
@@ -104,7 +104,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return exitMatch
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		errorLine(stderr, err)
 		return exitError
 	}
 	return code
@@ -141,8 +141,15 @@ func (r *run) message(format string, a ...any) {
 		return
 	}
 	r.outMu.Lock()
-	fmt.Fprintf(r.stderr, format+"\n", a...)
+	errorLine(r.stderr, fmt.Sprintf(format, a...))
 	r.outMu.Unlock()
+}
+
+// errorLine prints one message to stderr as rg 15 does: "rg: " first (on
+// the message's first line only), whatever the program's name, so that
+// tools reading rg's messages read ours.
+func errorLine(w io.Writer, msg any) {
+	fmt.Fprintf(w, "rg: %v\n", msg)
 }
 
 func (r *run) main() int {
@@ -151,7 +158,7 @@ func (r *run) main() int {
 	case cli.CmdTypeList:
 		b, err := types.FromChanges(cfg.Types)
 		if err != nil {
-			fmt.Fprintln(r.stderr, err)
+			errorLine(r.stderr, err)
 			return exitError
 		}
 		_, _ = types.WriteList(r.out, b.Definitions())
@@ -169,13 +176,13 @@ func (r *run) main() int {
 	if cfg.Command == cli.CmdSearch {
 		var err error
 		if m, err = matcher.Compile(cfg.Matcher); err != nil {
-			fmt.Fprintln(r.stderr, err)
+			errorLine(r.stderr, err)
 			return exitError
 		}
 	}
 	wopts, err := r.walkOptions()
 	if err != nil {
-		fmt.Fprintln(r.stderr, err)
+		errorLine(r.stderr, err)
 		return exitError
 	}
 	switch cfg.Command {
@@ -187,7 +194,7 @@ func (r *run) main() int {
 		err = r.search(wopts, m)
 	}
 	if err != nil {
-		fmt.Fprintln(r.stderr, err)
+		errorLine(r.stderr, err)
 		return exitError
 	}
 	if r.matched.Load() && (cfg.Quiet || !r.errored.Load()) {
@@ -227,7 +234,7 @@ func (r *run) walkOptions() (walker.Options, error) {
 	o.OnIgnoreError = func(err error) {
 		if !cfg.NoMessages && !cfg.NoIgnoreMessages {
 			r.outMu.Lock()
-			fmt.Fprintln(r.stderr, err)
+			errorLine(r.stderr, err)
 			r.outMu.Unlock()
 		}
 	}

@@ -157,6 +157,13 @@ func Load(argv []string, env Env) (*Config, error) {
 		return nil, err
 	}
 	c.Matcher = matcherOptions(a, patterns)
+	if v, ok := a.Value("regex-size-limit"); ok {
+		n, err := ParseHumanSize(v)
+		if err != nil {
+			return nil, err
+		}
+		c.Matcher.SizeLimit = int(min(n, math.MaxInt32))
+	}
 	c.Paths, c.UsingDefaultPath = defaultPaths(a, env, paths)
 	onlyStdin := len(c.Paths) == 1 && c.Paths[0] == "-"
 
@@ -190,6 +197,11 @@ func Load(argv []string, env Env) (*Config, error) {
 	wo, err := walkOptions(a)
 	if err != nil {
 		return nil, err
+	}
+	if oneNonDirectory(c.Paths) {
+		// rg 15 searches a single path that is not a folder without the
+		// parallel walk (its messages then take walkdir's wording).
+		wo.Threads = 1
 	}
 	c.Pipeline = pipeline.Options{
 		Walk:   wo,
@@ -698,4 +710,14 @@ func typeChanges(a *Args) []types.Change {
 		out = append(out, types.Change{Kind: typeKinds[fv.Flag], Arg: fv.Value})
 	}
 	return out
+}
+
+// oneNonDirectory reports whether paths is one path that is not a folder
+// (a file, stdin, or a path that does not exist).
+func oneNonDirectory(paths []string) bool {
+	if len(paths) != 1 {
+		return false
+	}
+	st, err := os.Stat(paths[0])
+	return err != nil || !st.IsDir()
 }

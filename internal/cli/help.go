@@ -88,7 +88,7 @@ var flagHelp = map[string]string{
 	"pre-glob":                     "Not available in evgrep.",
 	"pretty":                       "Same as --color always --heading --line-number.",
 	"quiet":                        "Print nothing; exit 0 on the first match.",
-	"regex-size-limit":             "Accepted for compatibility (rg's regex size limit).",
+	"regex-size-limit":             "The size limit of the compiled regex (default 100M).",
 	"regexp":                       "A pattern to search for (repeatable; allows a leading -).",
 	"replace":                      "Print each match replaced by TEXT ($1, ${name}, $$ expand).",
 	"search-zip":                   "Search inside gzip, bzip2, xz, lzma, lz4, brotli, zstd and .Z files.",
