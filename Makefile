@@ -5,17 +5,63 @@ STATIC  := bin/evgrep-static
 SHARED  ?= ../shared
 PKGS    := ./...
 
-.PHONY: build static test run conformance conformance-walker clean
+.PHONY: build static test run conformance conformance-13 conformance-walker clean
 
 build:
 	$(GO) build -trimpath -o $(BIN) ./cmd/evgrep
 
-# A statically linked binary (cgo on, for tree-sitter grammars, linked with -static).
-static:
-	CGO_ENABLED=1 $(GO) build -trimpath -tags 'netgo osusergo' \
-		-ldflags '-s -w -linkmode external -extldflags "-static"' -o $(STATIC) ./cmd/evgrep
+# A statically linked binary (cgo on, for tree-sitter grammars, linked with
+# -static). `static` and `release` share these flags.
+STATIC_TAGS    := netgo osusergo
+STATIC_LDFLAGS := -s -w -linkmode external -extldflags "-static"
 
-test:
+static:
+	CGO_ENABLED=1 $(GO) build -trimpath -tags '$(STATIC_TAGS)' \
+		-ldflags '$(STATIC_LDFLAGS)' -o $(STATIC) ./cmd/evgrep
+
+# Release binaries (README.md "Releases"): static, cgo on, one per
+# architecture, cross-compiled with Debian's gcc-aarch64-linux-gnu (and
+# libc6-dev-arm64-cross) for arm64, into $(DIST) with SHA256SUMS. The
+# version, stamped into internal/app.Version, is `git describe`'s.
+# Not run by .ci/run (it compiles the C grammars twice); `make release-check`
+# is the cheap check of its flags.
+VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
+VERSION_VAR := github.com/evgrep/evgrep/internal/app.Version
+DIST        ?= dist
+RELEASE_ARCHES := amd64 arm64
+CC_amd64    ?= x86_64-linux-gnu-gcc
+CC_arm64    ?= aarch64-linux-gnu-gcc
+RELEASE_BINS := $(foreach a,$(RELEASE_ARCHES),$(DIST)/evgrep-$(VERSION)-linux-$(a))
+
+.PHONY: release release-check $(RELEASE_BINS)
+release: $(RELEASE_BINS)
+	cd $(DIST) && sha256sum $(notdir $(RELEASE_BINS)) > SHA256SUMS
+	cat $(DIST)/SHA256SUMS
+
+# $(call release_build,ARCH,OUTPUT): one command line, so that
+# release-check can read it back from `make -n`.
+release_build = CGO_ENABLED=1 GOOS=linux GOARCH=$(1) CC=$(CC_$(1)) $(GO) build -trimpath -tags '$(STATIC_TAGS)' -ldflags '$(STATIC_LDFLAGS) -X $(VERSION_VAR)=$(VERSION)' -o $(2) ./cmd/evgrep
+
+$(RELEASE_BINS): $(DIST)/evgrep-$(VERSION)-linux-%:
+	@mkdir -p $(DIST)
+	$(call release_build,$*,$@)
+
+# What `make release` would run, checked without compiling: each binary is
+# static and stamped, and the stamped variable exists as a string var.
+release-check:
+	@out="$$($(MAKE) -s -n release)"; \
+	for a in $(RELEASE_ARCHES); do \
+	  line="$$(printf '%s\n' "$$out" | grep -F -- "-o $(DIST)/evgrep-$(VERSION)-linux-$$a ")" || \
+	    { echo "release-check: no build of linux-$$a"; exit 1; }; \
+	  for f in "CGO_ENABLED=1" "GOARCH=$$a" "-tags '$(STATIC_TAGS)'" "-linkmode external" \
+	           '-extldflags "-static"' "-X $(VERSION_VAR)=$(VERSION)"; do \
+	    case "$$line" in *"$$f"*) ;; *) echo "release-check: linux-$$a lacks $$f"; exit 1;; esac; \
+	  done; \
+	done; \
+	grep -q '^var Version = ' internal/app/app.go || { echo "release-check: internal/app.Version is not a var"; exit 1; }; \
+	echo "release-check: ok ($(RELEASE_ARCHES), version $(VERSION))"
+
+test: release-check
 	$(GO) test $(PKGS)
 
 # Re-record the reference's answers for the differential tests
@@ -33,11 +79,16 @@ golden:
 run: build
 	./$(BIN) --sort path -n 'func main\(' .
 
+# Conformance: all of ripgrep's scenarios against the reference ripgrep 15.2
+# (make reference installs it); conformance-13 against Debian 12's rg 13.
 conformance: build
+	python3 $(SHARED)/conformance/run.py $(BIN) --reference $(RG15_DIR)/rg-direct
+
+conformance-13: build
 	python3 $(SHARED)/conformance/run.py $(BIN) --supported-flags $(SHARED)/conformance/flags-all.txt
 
 conformance-walker: build
-	python3 $(SHARED)/conformance/run.py $(BIN) --supported-flags $(SHARED)/conformance/flags-walker.txt
+	python3 $(SHARED)/conformance/run.py $(BIN) --reference $(RG15_DIR)/rg-direct --supported-flags $(SHARED)/conformance/flags-walker.txt
 
 # The reference ripgrep 15.2.0, from $(SHARED)/conformance/rg15: unpacked
 # into RG15_DIR with the C library it needs. Besides the launcher DIR/rg
@@ -72,4 +123,4 @@ bench-agent: build
 	$(GO) run ./bench/agentbench --evgrep $(BIN) --rg $(BENCH_RG) $(BENCHFLAGS)
 
 clean:
-	rm -rf bin
+	rm -rf bin $(DIST)

@@ -394,8 +394,6 @@ func smartCaseInsensitive(a *ast) bool {
 
 // ---- line terminator handling ----
 
-type notAllowedError struct{ c byte }
-
 // stripTerm removes the line terminator byte from every class and rejects
 // literals equal to it, as rg does for line-oriented search.
 func stripTerm(h *hir, term byte) *parseError {

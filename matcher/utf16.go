@@ -13,9 +13,7 @@ import (
 // line is decoded once for all ranges.
 func UTF16Columns(line []byte, ranges []Range, dst []Range) []Range {
 	base := len(dst)
-	for _, r := range ranges {
-		dst = append(dst, r)
-	}
+	dst = append(dst, ranges...)
 	out := dst[base:]
 	sorted := true
 	prev := 0

@@ -217,17 +217,6 @@ func (c *compiler) star(sub *hir, greedy bool) frag {
 	return frag{start: split, holes: []hole{{split, -1}}}
 }
 
-func (c *compiler) quest(sub *hir, greedy bool) frag {
-	split := c.emit(inst{op: opSplit})
-	body := c.real(c.compile(sub))
-	if greedy {
-		c.p.insts[split].out = body.start
-		return frag{start: split, holes: append(body.holes, hole{split, -2})}
-	}
-	c.p.insts[split].out1 = body.start
-	return frag{start: split, holes: append(body.holes, hole{split, -1})}
-}
-
 func (c *compiler) repeat(h *hir) frag {
 	sub := h.subs[0]
 	if h.max == 0 {

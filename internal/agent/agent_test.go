@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -357,7 +356,7 @@ func TestConcurrentProcesses(t *testing.T) {
 // 8,000 characters with the exact total (GOROOT/src/net, checked against
 // the sum of per-file counts in the details of a full summary walk).
 func TestBroadSearchBounded(t *testing.T) {
-	root := filepath.Join(runtime.GOROOT(), "src", "net")
+	root := filepath.Join(testref.GoRoot(t), "src", "net")
 	if _, err := os.Stat(root); err != nil {
 		t.Skip("GOROOT sources not present")
 	}

@@ -31,8 +31,10 @@ import (
 	"github.com/evgrep/evgrep/walker/types"
 )
 
-// Version is evgrep's version string.
-const Version = "0.1.0"
+// Version is evgrep's version string. `make release` sets it to `git
+// describe --tags --always --dirty` with -ldflags -X (see version.go for
+// builds that do not).
+var Version = defaultVersion
 
 // versionText is --version's output. Run through a link named rg (as a
 // drop-in replacement), the first line reads as rg 13's so that tools that

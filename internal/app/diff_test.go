@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -211,7 +210,7 @@ func TestDifferentialAgainstRG(t *testing.T) {
 // the corpus is the machine's Go installation, not a recorded tree.
 func TestFilesGOROOT(t *testing.T) {
 	testref.Live(t)
-	root := runtime.GOROOT()
+	root := testref.GoRoot(t)
 	if _, err := os.Stat(filepath.Join(root, "src")); err != nil {
 		t.Skip("GOROOT sources not present")
 	}

@@ -442,6 +442,7 @@ func pathSeparator(a *Args) (byte, error) {
 	}
 	sep := Unescape(s)
 	if len(sep) > 1 {
+		//lint:ignore ST1005 rg's exact error text (capitalised, two sentences)
 		return 0, fmt.Errorf("A path separator must be exactly one byte, but the given separator is %d bytes: %s\nIn some shells on Windows '/' is automatically expanded. Use '//' instead.", len(sep), Escape(sep))
 	}
 	if len(sep) == 1 {
