@@ -3,7 +3,6 @@ package matcher
 import (
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"unicode"
 )
@@ -146,24 +145,6 @@ func (c *charClass) clone() *charClass {
 	return &charClass{bytes: c.bytes, r: append([]rng(nil), c.r...)}
 }
 
-// foldable lists every rune whose simple case folding orbit is not itself.
-// Such a rune always has a case mapping, so only unicode.CaseRanges (a few
-// thousand runes) is walked instead of all of Unicode (20 ms per -i run).
-var foldable = sync.OnceValue(func() []rune {
-	var out []rune
-	for _, cr := range unicode.CaseRanges {
-		for r := rune(cr.Lo); r <= rune(cr.Hi); r++ {
-			// The whole orbit: it may hold a rune without a case
-			// mapping of its own (ß, reached from ẞ).
-			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-				out = append(out, f, r)
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return slices.Compact(out)
-})
-
 // caseFold adds the simple case folding orbit of every member (Unicode
 // classes) or the other ASCII case (byte classes).
 func (c *charClass) caseFold() {
@@ -182,12 +163,12 @@ func (c *charClass) caseFold() {
 		c.canon()
 		return
 	}
-	fl := foldable()
+	ft := ucdFold()
 	var add []rng
 	for _, x := range c.r {
-		i := sort.Search(len(fl), func(i int) bool { return fl[i] >= x.lo })
-		for ; i < len(fl) && fl[i] <= x.hi; i++ {
-			for f := unicode.SimpleFold(fl[i]); f != fl[i]; f = unicode.SimpleFold(f) {
+		i := sort.Search(len(ft.runes), func(i int) bool { return ft.runes[i] >= x.lo })
+		for ; i < len(ft.runes) && ft.runes[i] <= x.hi; i++ {
+			for _, f := range ft.orbits[ft.orbit[i]] {
 				add = append(add, rng{f, f})
 			}
 		}
@@ -197,40 +178,27 @@ func (c *charClass) caseFold() {
 }
 
 // hasSimpleFold reports whether r has case variants.
-func hasSimpleFold(r rune) bool { return unicode.SimpleFold(r) != r }
-
-func tableClass(tabs ...*unicode.RangeTable) *charClass {
-	c := &charClass{}
-	for _, t := range tabs {
-		for _, r := range t.R16 {
-			if r.Stride == 1 {
-				c.add(rune(r.Lo), rune(r.Hi))
-				continue
-			}
-			for x := rune(r.Lo); x <= rune(r.Hi); x += rune(r.Stride) {
-				c.add(x, x)
-			}
-		}
-		for _, r := range t.R32 {
-			if r.Stride == 1 {
-				c.add(rune(r.Lo), rune(r.Hi))
-				continue
-			}
-			for x := rune(r.Lo); x <= rune(r.Hi); x += rune(r.Stride) {
-				c.add(x, x)
-			}
-		}
-	}
-	c.canon()
-	return c
+func hasSimpleFold(r rune) bool {
+	ft := ucdFold()
+	_, ok := slices.BinarySearch(ft.runes, r)
+	return ok
 }
 
 var (
+	// uniWordClass is Rust's Unicode \w: Alphabetic, marks, decimal
+	// numbers, connector punctuation and Join_Control.
 	uniWordClass = sync.OnceValue(func() *charClass {
-		return tableClass(unicode.L, unicode.Nl, unicode.Other_Alphabetic, unicode.M, unicode.Nd, unicode.Pc, unicode.Join_Control)
+		c := ucdClass("bool/Alphabetic")
+		for _, k := range []string{"gc/Mark", "gc/Decimal_Number", "gc/Connector_Punctuation", "bool/Join_Control"} {
+			c.union(ucdClass(k))
+		}
+		return c
 	})
-	uniDigitClass = sync.OnceValue(func() *charClass { return tableClass(unicode.Nd) })
-	uniSpaceClass = sync.OnceValue(func() *charClass { return tableClass(unicode.White_Space) })
+	uniDigitClass = sync.OnceValue(func() *charClass { return ucdClass("gc/Decimal_Number") })
+	uniSpaceClass = sync.OnceValue(func() *charClass { return ucdClass("bool/White_Space") })
+	// uniUpperClass is the Uppercase property, which smart case (-S) asks
+	// of each literal as rg does (Rust's char::is_uppercase).
+	uniUpperClass = sync.OnceValue(func() *charClass { return ucdClass("bool/Uppercase") })
 )
 
 // isUniWord reports whether r is a Unicode word character (Rust's \w).
@@ -318,162 +286,7 @@ func asciiClass(name string) *charClass {
 	return c
 }
 
-// normalizeProp applies Unicode's loose matching (UAX44-LM3): case, spaces,
-// underscores and hyphens are ignored, and an "is" prefix is dropped.
-func normalizeProp(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r == ' ' || r == '_' || r == '-' || unicode.IsSpace(r) {
-			continue
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	out := b.String()
-	if strings.HasPrefix(out, "is") && len(out) > 2 {
-		if _, ok := propIndex()[out[2:]]; ok {
-			return out[2:]
-		}
-	}
-	return out
-}
-
-type propKind uint8
-
-const (
-	propGC propKind = iota
-	propScript
-	propBinary
-)
-
-type propEntry struct {
-	kind propKind
-	get  func() *charClass
-}
-
-var gcLongNames = map[string]string{
-	"other": "C", "control": "Cc", "cntrl": "Cc", "format": "Cf", "unassigned": "Cn", "privateuse": "Co",
-	"surrogate": "Cs", "letter": "L", "casedletter": "LC", "lowercaseletter": "Ll", "modifierletter": "Lm",
-	"otherletter": "Lo", "titlecaseletter": "Lt", "uppercaseletter": "Lu", "mark": "M", "combiningmark": "M",
-	"spacingmark": "Mc", "enclosingmark": "Me", "nonspacingmark": "Mn", "number": "N", "decimalnumber": "Nd",
-	"digit": "Nd", "letternumber": "Nl", "othernumber": "No", "punctuation": "P", "punct": "P",
-	"connectorpunctuation": "Pc", "dashpunctuation": "Pd", "closepunctuation": "Pe", "finalpunctuation": "Pf",
-	"initialpunctuation": "Pi", "otherpunctuation": "Po", "openpunctuation": "Ps", "symbol": "S",
-	"currencysymbol": "Sc", "modifiersymbol": "Sk", "mathsymbol": "Sm", "othersymbol": "So", "separator": "Z",
-	"lineseparator": "Zl", "paragraphseparator": "Zp", "spaceseparator": "Zs",
-}
-
-// scriptAbbrevs maps common ISO 15924 codes to Go's script names.
-var scriptAbbrevs = map[string]string{
-	"arab": "Arabic", "armn": "Armenian", "beng": "Bengali", "bopo": "Bopomofo", "cyrl": "Cyrillic",
-	"deva": "Devanagari", "ethi": "Ethiopic", "geor": "Georgian", "grek": "Greek", "gujr": "Gujarati",
-	"guru": "Gurmukhi", "hang": "Hangul", "hani": "Han", "hebr": "Hebrew", "hira": "Hiragana",
-	"kana": "Katakana", "khmr": "Khmer", "knda": "Kannada", "laoo": "Lao", "latn": "Latin", "mlym": "Malayalam",
-	"mong": "Mongolian", "mymr": "Myanmar", "orya": "Oriya", "sinh": "Sinhala", "syrc": "Syriac", "taml": "Tamil",
-	"telu": "Telugu", "thaa": "Thaana", "thai": "Thai", "tibt": "Tibetan", "zyyy": "Common", "zinh": "Inherited",
-	"qaai": "Inherited", "zzzz": "Unknown",
-}
-
-func assignedClass() *charClass {
-	c := &charClass{}
-	for name, t := range unicode.Categories {
-		if len(name) == 2 {
-			c.union(tableClass(t))
-		}
-	}
-	return c
-}
-
-// propIndex maps normalized names to classes: general categories,
-// scripts and the binary properties Go's unicode package carries.
-var propIndex = sync.OnceValue(func() map[string]propEntry {
-	m := map[string]propEntry{}
-	for name, t := range unicode.Categories {
-		t := t
-		m[strings.ToLower(name)] = propEntry{propGC, func() *charClass { return tableClass(t) }}
-	}
-	m["lc"] = propEntry{propGC, func() *charClass { return tableClass(unicode.Lu, unicode.Ll, unicode.Lt) }}
-	m["cn"] = propEntry{propGC, func() *charClass { c := assignedClass(); c.negate(); return c }}
-	m["c"] = propEntry{propGC, func() *charClass {
-		c := assignedClass()
-		c.negate()
-		c.union(tableClass(unicode.C))
-		return c
-	}}
-	for long, short := range gcLongNames {
-		m[long] = m[strings.ToLower(short)]
-	}
-	for name, t := range unicode.Scripts {
-		t := t
-		m[normalizeName(name)] = propEntry{propScript, func() *charClass { return tableClass(t) }}
-	}
-	for abbr, name := range scriptAbbrevs {
-		if t, ok := unicode.Scripts[name]; ok {
-			m[abbr] = propEntry{propScript, func() *charClass { return tableClass(t) }}
-		}
-	}
-	for name, t := range unicode.Properties {
-		t := t
-		if _, ok := m[normalizeName(name)]; !ok {
-			m[normalizeName(name)] = propEntry{propBinary, func() *charClass { return tableClass(t) }}
-		}
-	}
-	bin := func(name string, f func() *charClass) { m[name] = propEntry{propBinary, f} }
-	bin("any", func() *charClass { return &charClass{r: []rng{{0, surrLo - 1}, {surrHi + 1, unicode.MaxRune}}} })
-	bin("ascii", func() *charClass { return &charClass{r: []rng{{0, 0x7F}}} })
-	bin("assigned", assignedClass)
-	bin("alphabetic", func() *charClass { return tableClass(unicode.L, unicode.Nl, unicode.Other_Alphabetic) })
-	bin("alpha", m["alphabetic"].get)
-	bin("lowercase", func() *charClass { return tableClass(unicode.Ll, unicode.Other_Lowercase) })
-	bin("lower", m["lowercase"].get)
-	bin("uppercase", func() *charClass { return tableClass(unicode.Lu, unicode.Other_Uppercase) })
-	bin("upper", m["uppercase"].get)
-	bin("whitespace", func() *charClass { return tableClass(unicode.White_Space) })
-	bin("wspace", m["whitespace"].get)
-	bin("space", m["whitespace"].get)
-	bin("math", func() *charClass { return tableClass(unicode.Sm, unicode.Other_Math) })
-	bin("graphemeextend", func() *charClass { return tableClass(unicode.Me, unicode.Mn, unicode.Other_Grapheme_Extend) })
-	bin("idstart", func() *charClass { return tableClass(unicode.L, unicode.Nl, unicode.Other_ID_Start) })
-	bin("idcontinue", func() *charClass {
-		return tableClass(unicode.L, unicode.Nl, unicode.Other_ID_Start, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue)
-	})
-	bin("xdigit", func() *charClass { return tableClass(unicode.Nd, unicode.Hex_Digit) })
-	return m
-})
-
-func normalizeName(s string) string {
-	s = strings.ToLower(s)
-	s = strings.ReplaceAll(s, "_", "")
-	s = strings.ReplaceAll(s, " ", "")
-	return strings.ReplaceAll(s, "-", "")
-}
-
 const (
 	msgPropNotFound      = "Unicode property not found"
 	msgPropValueNotFound = "Unicode property value not found"
 )
-
-// unicodeProperty resolves \p{name} or \p{name=value}.
-func unicodeProperty(name, value string, hasVal bool) (*charClass, string) {
-	idx := propIndex()
-	if !hasVal {
-		e, ok := idx[normalizeProp(name)]
-		if !ok {
-			return nil, msgPropNotFound
-		}
-		return e.get(), ""
-	}
-	var want propKind
-	switch normalizeProp(name) {
-	case "gc", "generalcategory":
-		want = propGC
-	case "sc", "script", "scx", "scriptextensions":
-		want = propScript
-	default:
-		return nil, msgPropNotFound
-	}
-	e, ok := idx[normalizeProp(value)]
-	if !ok || e.kind != want {
-		return nil, msgPropValueNotFound
-	}
-	return e.get(), ""
-}

@@ -61,7 +61,6 @@ func (f *flags) apply(items []flagItem) {
 }
 
 const msgUnicodeNotAllowed = "Unicode not allowed here"
-const msgEmptyClass = "empty character classes are not allowed"
 
 type translator struct{}
 
@@ -109,7 +108,7 @@ func (t *translator) node(a *ast, f *flags) (*hir, *parseError) {
 			if !f.m {
 				h.assert = assertEndText
 			}
-		case assertWordB, assertNotWordB:
+		case assertWordB, assertNotWordB, assertWordStart, assertWordEnd, assertWordStartHalf, assertWordEndHalf:
 			h.uniWB = f.u
 		}
 		return h, nil
@@ -146,9 +145,7 @@ func (t *translator) node(a *ast, f *flags) (*hir, *parseError) {
 		if a.negated {
 			c.negate()
 		}
-		if len(c.r) == 0 {
-			return nil, errAt(a.sp, msgEmptyClass)
-		}
+		// regex-syntax 0.8 accepts an empty class: it never matches.
 		return &hir{kind: hClass, cls: c}, nil
 	case astRepeat:
 		sub, err := t.node(a.subs[0], f)
@@ -219,7 +216,15 @@ func (t *translator) literal(c rune, lk litKind, sp span, f *flags) (*hir, *pars
 		return &hir{kind: hLit, r: c, isByte: true}, nil
 	}
 	if !f.u && c > 0x7F {
-		return nil, errAt(sp, msgUnicodeNotAllowed)
+		// rg 15 (regex-syntax 0.8, UTF-8 mode off) matches a non-ASCII
+		// literal outside a class as its UTF-8 bytes, never case folded.
+		var buf [utf8.UTFMax]byte
+		n := utf8.EncodeRune(buf[:], c)
+		h := &hir{kind: hConcat}
+		for _, b := range buf[:n] {
+			h.subs = append(h.subs, &hir{kind: hLit, r: rune(b), isByte: true})
+		}
+		return h, nil
 	}
 	if f.i {
 		if f.u {
@@ -359,7 +364,7 @@ func smartCaseInsensitive(a *ast) bool {
 	anyLit, anyUpper := false, false
 	lit := func(c rune) {
 		anyLit = true
-		if unicode.IsUpper(c) || unicode.Is(unicode.Other_Uppercase, c) {
+		if uniUpperClass().contains(c) {
 			anyUpper = true
 		}
 	}
@@ -397,14 +402,20 @@ func smartCaseInsensitive(a *ast) bool {
 // stripTerm removes the line terminator byte from every class and rejects
 // literals equal to it, as rg does for line-oriented search.
 func stripTerm(h *hir, term byte) *parseError {
+	if u := singleCharAlt(h); u != nil {
+		// regex-syntax 0.8 makes an alternation of single characters one
+		// class, from which the terminator is removed like any class's.
+		*h = hir{kind: hClass, cls: u}
+	}
 	switch h.kind {
 	case hLit:
 		if h.r == rune(term) {
 			return termError(term)
 		}
 	case hClass:
+		wasEmpty := len(h.cls.r) == 0
 		h.cls.difference(&charClass{r: []rng{{rune(term), rune(term)}}})
-		if len(h.cls.r) == 0 {
+		if len(h.cls.r) == 0 && !wasEmpty {
 			return termError(term)
 		}
 	}
@@ -414,6 +425,35 @@ func stripTerm(h *hir, term byte) *parseError {
 		}
 	}
 	return nil
+}
+
+// singleCharAlt returns the union of an alternation whose branches are all
+// single characters (literals or classes of one kind), or nil.
+func singleCharAlt(h *hir) *charClass {
+	if h.kind != hAlt || len(h.subs) == 0 {
+		return nil
+	}
+	u := &charClass{}
+	for i, s := range h.subs {
+		var bytes bool
+		switch s.kind {
+		case hLit:
+			bytes = s.isByte
+			u.add(s.r, s.r)
+		case hClass:
+			bytes = s.cls.bytes
+			u.r = append(u.r, s.cls.r...)
+		default:
+			return nil
+		}
+		if i == 0 {
+			u.bytes = bytes
+		} else if bytes != u.bytes {
+			return nil
+		}
+	}
+	u.canon()
+	return u
 }
 
 func termError(term byte) *parseError {
@@ -428,7 +468,7 @@ func termError(term byte) *parseError {
 	default:
 		lit = `"` + string(rune(term)) + `"`
 	}
-	return &parseError{msg: "the literal '" + lit + "' is not allowed in a regex",
+	return &parseError{msg: "the literal " + lit + " is not allowed in a regex",
 		sp: span{-1, -1},
 		hint: "Consider enabling multiline mode with the --multiline flag (or -U for short).\n" +
 			"When multiline mode is enabled, new line characters can be matched."}
@@ -480,6 +520,8 @@ type hirInfo struct {
 	nonASCIIUni bool // Unicode literal or class member >= 0x80
 	byteHigh    bool // byte literal or byte class member >= 0x80
 	bigRepeat   bool // a repetition RE2 cannot take
+	specialWB   bool // \b{start} and kin: RE2 has no spelling for them
+	plainUniWB  bool // a Unicode \b or \B (not one of the special kinds)
 	maxCap      int
 }
 
@@ -504,7 +546,13 @@ func analyze(h *hir) hirInfo {
 			}
 		case hAssert:
 			switch h.assert {
+			case assertWordStart, assertWordEnd, assertWordStartHalf, assertWordEndHalf:
+				in.specialWB = true
+				fallthrough
 			case assertWordB, assertNotWordB:
+				if h.assert <= assertNotWordB && h.uniWB {
+					in.plainUniWB = true
+				}
 				if h.uniWB {
 					in.uniWB = true
 				} else {

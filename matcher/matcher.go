@@ -30,8 +30,8 @@ const (
 // which of -i/-s/-S wins before calling Compile.
 type Options struct {
 	// Patterns from -e, -f and the positional argument. Several are
-	// alternated as rg 13 does: joined with '|' (after -F escaping and -x
-	// wrapping of each). No pattern at all matches nothing.
+	// alternated as rg 15 does: each wrapped in (?:...) (after -F
+	// escaping), joined with '|'. No pattern at all matches nothing.
 	Patterns []string
 	// Fixed treats every pattern as a literal string (-F).
 	Fixed bool
@@ -48,6 +48,9 @@ type Options struct {
 	LineTerminator byte
 	// NoUnicode disables Unicode mode (--no-unicode).
 	NoUnicode bool
+	// BanNUL rejects a pattern with a NUL literal, as rg 15 does while
+	// binary detection is on (no -a): such a pattern could never match.
+	BanNUL bool
 	// SizeLimit is --regex-size-limit in bytes: patterns whose compiled
 	// program rg 15 counts as bigger are rejected with its error. Zero
 	// means rg's default, DefaultSizeLimit.
@@ -66,8 +69,10 @@ type Matcher struct {
 	word      bool
 	crlfStrip bool // strip a trailing \r from matches ending at '$'
 
-	prog *prog // VM program: the word regex when word, else the pattern
-	orig *prog // word mode: ^(?:pat)$ for rg's fast path
+	prog *prog // VM program: the pattern (with -w's half boundaries)
+	// wbQuirk: the program has a plain Unicode \b or \B, for which search
+	// models rg 13's DFA/NFA mix.
+	wbQuirk bool
 
 	re *re2.Regexp // confirmer; nil when only the VM is exact
 	// reASCII is re for ASCII text: every class cut to its ASCII members
@@ -128,20 +133,10 @@ func Compile(o Options) (*Matcher, error) {
 		m.lits = litset.New(lits)
 		return m, nil
 	}
-	pats := make([]string, len(o.Patterns))
-	for i, p := range o.Patterns {
-		if err := invalidPatternUTF8(p); err != nil {
-			return nil, err
-		}
-		if o.Fixed {
-			p = escapeLiteral(p)
-		}
-		if o.Line {
-			p = "^(?:" + p + ")$"
-		}
-		pats[i] = p
+	pat, literal, err := joinPatterns(o)
+	if err != nil {
+		return nil, err
 	}
-	pat := strings.Join(pats, "|")
 	tree, perr := parsePattern(pat)
 	if perr != nil {
 		return nil, formatError(pat, perr)
@@ -156,6 +151,9 @@ func Compile(o Options) (*Matcher, error) {
 	h, perr := translate(tree, f)
 	if perr != nil {
 		return nil, formatError(pat, perr)
+	}
+	if o.Line {
+		h = lineWrap(h)
 	}
 	if !o.Multiline {
 		var terms []byte
@@ -173,6 +171,11 @@ func Compile(o Options) (*Matcher, error) {
 			}
 		}
 	}
+	if o.BanNUL && !literal {
+		if perr := banNUL(h); perr != nil {
+			return nil, formatError(pat, perr)
+		}
+	}
 	if o.CRLF {
 		h = crlfify(h)
 	}
@@ -185,11 +188,6 @@ func Compile(o Options) (*Matcher, error) {
 		return nil, serr
 	}
 	info := analyze(h)
-	if o.NoUnicode && info.nonASCIIUni {
-		// rg 13 re-parses its translated pattern with Unicode off, which
-		// rejects any non-ASCII character a (?u) part produced.
-		return nil, formatError(pat, errAt(span{0, 0}, msgUnicodeNotAllowed))
-	}
 	m.ncap = info.maxCap
 	m.names = map[string]int{}
 	collectNames(h, m.names)
@@ -215,39 +213,24 @@ func Compile(o Options) (*Matcher, error) {
 		}
 	}
 
-	conf := h
-	nslots := info.maxCap
+	conf, re2Conf := h, h
 	if o.Word {
-		nonWord := perlClass('w', !o.NoUnicode)
-		nonWord.bytes = o.NoUnicode
-		nonWord.negate()
-		if !o.Multiline {
-			// Lines handed to the matcher never hold the terminator; keeping
-			// it out of \W lets RE2 scan many lines at once.
-			nonWord.difference(&charClass{r: []rng{{rune(o.LineTerminator), rune(o.LineTerminator)}}})
-		}
-		inner := shiftCaptures(h)
-		conf = &hir{kind: hConcat, subs: []*hir{
-			{kind: hAlt, subs: []*hir{{kind: hAssert, assert: assertStartLine}, {kind: hClass, cls: nonWord}}},
-			{kind: hCapture, capIdx: 1, subs: []*hir{inner}},
-			{kind: hAlt, subs: []*hir{{kind: hClass, cls: nonWord.clone()}, {kind: hAssert, assert: assertEndLine}}},
-		}}
-		nslots++
-		origH := &hir{kind: hConcat, subs: []*hir{{kind: hAssert, assert: assertStartLine}, h, {kind: hAssert, assert: assertEndLine}}}
-		op, err := compileProg(origH, info.maxCap)
-		if err != nil {
-			return nil, errSizeLimit(limit)
-		}
-		m.orig = op
-		info = analyze(conf)
+		// rg 15: \b{start-half}(?:pat)\b{end-half}, Unicode-aware unless
+		// --no-unicode. RE2 cannot spell the half boundaries; for whether a
+		// line matches, (?:^|\W)(?:pat)(?:\W|$) is the same question.
+		conf, re2Conf = wordWrap(h, !o.NoUnicode, o.Multiline, o.LineTerminator)
 	} else {
 		m.crlfStrip = o.CRLF && lineAnchoredEnd(h)
 	}
-	p, err := compileProg(conf, nslots)
+	info = analyze(conf)
+	m.wbQuirk = info.plainUniWB
+	p, err := compileProg(conf, info.maxCap)
 	if err != nil {
 		return nil, errSizeLimit(limit)
 	}
 	m.prog = p
+	info = analyze(re2Conf)
+	conf = re2Conf
 	m.uniWB = info.uniWB
 	m.reMode = chooseRE2Mode(info)
 	if m.plain != nil || m.exact != nil {
@@ -357,21 +340,6 @@ func collectNames(h *hir, names map[string]int) {
 	for _, s := range h.subs {
 		collectNames(s, names)
 	}
-}
-
-// shiftCaptures copies h with every capture index raised by one.
-func shiftCaptures(h *hir) *hir {
-	c := *h
-	if c.kind == hCapture {
-		c.capIdx++
-	}
-	if len(h.subs) > 0 {
-		c.subs = make([]*hir, len(h.subs))
-		for i, s := range h.subs {
-			c.subs[i] = shiftCaptures(s)
-		}
-	}
-	return &c
 }
 
 // NumCaptures returns the number of capture groups in the pattern(s).
@@ -564,9 +532,6 @@ func (m *Matcher) findAt(h []byte, at int, caps []int) (int, int, bool) {
 		}
 		return s, e, ok
 	}
-	if m.word {
-		return m.wordFindAt(h, at, caps)
-	}
 	var buf [2]int
 	c := buf[:]
 	if caps != nil {
@@ -596,7 +561,7 @@ func (m *Matcher) findAt(h []byte, at int, caps []int) (int, int, bool) {
 // judges the byte before at as ASCII.
 func (m *Matcher) search(p *prog, h []byte, at int, caps []int) bool {
 	md := execMode{asciiPrevAt: -1}
-	if m.uniWB && !m.byteHigh {
+	if m.wbQuirk && !m.byteHigh {
 		if at > 0 && h[at-1] >= 0x80 {
 			md.asciiPrevAt = at
 			if p.execMode(h, at, md, caps) {
@@ -612,42 +577,6 @@ func (m *Matcher) search(p *prog, h []byte, at int, caps []int) bool {
 		md.charStep = !isASCII(h[at:])
 	}
 	return p.execMode(h, at, md, caps)
-}
-
-// wordFindAt follows rg 13's WordMatcher: a fast path that strips one
-// character from each end of the word regex's match and checks the rest
-// against the original pattern, else the capture of group 1.
-func (m *Matcher) wordFindAt(h []byte, at int, caps []int) (int, int, bool) {
-	if caps == nil {
-		var c [2]int
-		if !m.search(m.prog, h, at, c[:]) {
-			return 0, 0, false
-		}
-		cs, ce := c[0], c[1]
-		if cs != 0 && ce != len(h) {
-			ns := cs + decodeLen(h[cs:ce])
-			ne := ce - decodeLastLen(h[cs:ce])
-			if ns <= ne {
-				var oc [2]int
-				if m.orig.exec(h[ns:ne], 0, false, true, oc[:]) {
-					return ns, ne, true
-				}
-			}
-		}
-	}
-	full := make([]int, m.prog.nslots)
-	if !m.search(m.prog, h, at, full) {
-		return 0, 0, false
-	}
-	if caps != nil {
-		// Group 1 is the user's whole match; user group i is group i+1.
-		for i := 0; 2*i+1 < len(caps); i++ {
-			if 2*(i+1)+1 < len(full) {
-				caps[2*i], caps[2*i+1] = full[2*(i+1)], full[2*(i+1)+1]
-			}
-		}
-	}
-	return full[2], full[3], full[2] >= 0
 }
 
 // decodeLen is the length of the first UTF-8 character of b, or of its

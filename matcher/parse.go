@@ -43,12 +43,16 @@ const (
 type assertKind uint8
 
 const (
-	assertStartLine assertKind = iota // ^
-	assertEndLine                     // $
-	assertStartText                   // \A
-	assertEndText                     // \z
-	assertWordB                       // \b
-	assertNotWordB                    // \B
+	assertStartLine     assertKind = iota // ^
+	assertEndLine                         // $
+	assertStartText                       // \A
+	assertEndText                         // \z
+	assertWordB                           // \b
+	assertNotWordB                        // \B
+	assertWordStart                       // \b{start}, \<
+	assertWordEnd                         // \b{end}, \>
+	assertWordStartHalf                   // \b{start-half}
+	assertWordEndHalf                     // \b{end-half}
 )
 
 // flagItem is one flag letter in a (?flags) group; neg reports a preceding '-'.
@@ -285,6 +289,8 @@ const (
 	msgClassRange      = "invalid character class range, the start must be <= the end"
 	msgClassRangeLit   = "invalid range boundary, must be a literal"
 	msgUnicodeClassInv = "invalid Unicode character class"
+	msgWordBUnclosed   = "special word boundary assertion is either unclosed or contains an invalid character"
+	msgWordBUnrec      = "unrecognized special word boundary assertion, valid choices are: start, end, start-half or end-half"
 	msgNest            = "exceed the maximum number of nested parentheses/brackets (250)"
 	hintPCRE2          = "Consider enabling PCRE2 with the --pcre2 flag, which can handle backreferences\nand look-around."
 )
@@ -367,6 +373,14 @@ func isMetaChar(c rune) bool {
 	return false
 }
 
+// isEscapeable reports whether \c is a literal c (metacharacters aside).
+func isEscapeable(c rune) bool {
+	if c >= utf8.RuneSelf || c == '<' || c == '>' {
+		return false
+	}
+	return !(('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z'))
+}
+
 func isHexDigit(c rune) bool {
 	return ('0' <= c && c <= '9') || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F')
 }
@@ -432,11 +446,64 @@ func (p *parser) parseEscape() (*ast, *parseError) {
 	case 'z':
 		return &ast{kind: astAssert, sp: sp, assert: assertEndText}, nil
 	case 'b':
+		if !p.eof() && p.char() == '{' {
+			if a, ok, err := p.maybeSpecialWordBoundary(start); ok || err != nil {
+				return a, err
+			}
+		}
 		return &ast{kind: astAssert, sp: sp, assert: assertWordB}, nil
+	case '<':
+		return &ast{kind: astAssert, sp: sp, assert: assertWordStart}, nil
+	case '>':
+		return &ast{kind: astAssert, sp: sp, assert: assertWordEnd}, nil
 	case 'B':
 		return &ast{kind: astAssert, sp: sp, assert: assertNotWordB}, nil
 	}
+	if isEscapeable(c) {
+		// regex-syntax 0.8: any ASCII character but a letter, a digit,
+		// '<' and '>' may be escaped to stand for itself.
+		return &ast{kind: astLiteral, sp: sp, c: c, lk: litPunct}, nil
+	}
 	return nil, errAt(sp, msgEscapeUnrec)
+}
+
+// maybeSpecialWordBoundary parses the {name} of \b{start}, \b{end},
+// \b{start-half} or \b{end-half} (the parser sits on '{'). When the brace
+// does not start a name it reports !ok and leaves the position alone: the
+// brace is a counted repetition of \b.
+func (p *parser) maybeSpecialWordBoundary(start int) (*ast, bool, *parseError) {
+	isNameChar := func(c rune) bool { return c == '-' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') }
+	save := p.pos
+	brace := p.pos
+	if !p.bumpAndBumpSpace() || !isNameChar(p.char()) {
+		p.pos = save
+		return nil, false, nil
+	}
+	nameStart := p.pos
+	var name []rune
+	for !p.eof() && isNameChar(p.char()) {
+		name = append(name, p.char())
+		p.bumpAndBumpSpace()
+	}
+	if p.eof() || p.char() != '}' {
+		return nil, true, errAt(span{brace, p.pos}, msgWordBUnclosed)
+	}
+	nameSp := span{nameStart, p.pos}
+	p.bump()
+	var k assertKind
+	switch string(name) {
+	case "start":
+		k = assertWordStart
+	case "end":
+		k = assertWordEnd
+	case "start-half":
+		k = assertWordStartHalf
+	case "end-half":
+		k = assertWordEndHalf
+	default:
+		return nil, true, errAt(nameSp, msgWordBUnrec)
+	}
+	return &ast{kind: astAssert, sp: span{start, p.pos}, assert: k}, true, nil
 }
 
 func (p *parser) parseHex() (*ast, *parseError) {
@@ -653,9 +720,14 @@ func (p *parser) parseCountedRepetition(concat *ast) *parseError {
 	return nil
 }
 
+// isCaptureChar is regex-syntax 0.8's rule for group names: a letter or
+// '_' first, then also digits, '.', '[' and ']' (Unicode letters and
+// digits included).
 func isCaptureChar(c rune, first bool) bool {
-	return c == '_' || (!first && (('0' <= c && c <= '9') || c == '.' || c == '[' || c == ']')) ||
-		('A' <= c && c <= 'Z') || ('a' <= c && c <= 'z')
+	if c == '_' || unicode.IsLetter(c) || unicode.Is(unicode.Other_Alphabetic, c) || unicode.Is(unicode.Nl, c) {
+		return true
+	}
+	return !first && (c == '.' || c == '[' || c == ']' || unicode.IsDigit(c) || unicode.IsNumber(c))
 }
 
 // parseGroup parses the opening of a group. It returns either a flags
@@ -670,7 +742,7 @@ func (p *parser) parseGroup() (*ast, *parseError) {
 		return nil, e
 	}
 	innerSpan := p.here()
-	if p.bumpIf("?P<") {
+	if p.bumpIf("?P<") || p.bumpIf("?<") {
 		p.capIdx++
 		idx := p.capIdx
 		if p.eof() {

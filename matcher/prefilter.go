@@ -81,6 +81,9 @@ func runeLit(r rune) lit {
 }
 
 func classLits(c *charClass) []lit {
+	if len(c.r) == 0 {
+		return nil // an empty class (it never matches): no literal to look for
+	}
 	if c.bytes || c.r[len(c.r)-1].hi < 0x80 {
 		if c.size() > 64 {
 			return nil

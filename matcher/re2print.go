@@ -18,7 +18,7 @@ const (
 // chooseRE2Mode picks the RE2 mode in which the HIR means the same as in
 // Rust's byte-oriented regex engine.
 func chooseRE2Mode(in hirInfo) re2Mode {
-	if in.bigRepeat {
+	if in.bigRepeat || in.specialWB {
 		return re2None
 	}
 	switch {

@@ -493,22 +493,45 @@ func assertOK(a assertKind, uni bool, h []byte, pos int, asciiPrevAt int) bool {
 	}
 	var before, after bool
 	if uni {
+		// badBefore/badAfter: no character decodes there. rg 15's \B and
+		// half boundaries never match next to invalid UTF-8 (or inside a
+		// character); \b, \b{start} and \b{end} treat it as a non-word.
+		badBefore, badAfter := false, false
 		if pos > 0 && pos == asciiPrevAt {
 			before = isASCIIWord(h[pos-1])
 		} else if pos > 0 {
 			r, n := utf8.DecodeLastRune(h[:pos])
-			before = !(r == utf8.RuneError && n <= 1) && isUniWord(r)
+			badBefore = r == utf8.RuneError && n <= 1
+			before = !badBefore && isUniWord(r)
 		}
 		if pos < len(h) {
 			r, n := utf8.DecodeRune(h[pos:])
-			after = !(r == utf8.RuneError && n <= 1) && isUniWord(r)
+			badAfter = r == utf8.RuneError && n <= 1
+			after = !badAfter && isUniWord(r)
+		}
+		switch a {
+		case assertWordStartHalf:
+			return !badBefore && !before
+		case assertWordEndHalf:
+			return !badAfter && !after
+		case assertNotWordB:
+			return !badBefore && !badAfter && before == after
 		}
 	} else {
 		before = pos > 0 && isASCIIWord(h[pos-1])
 		after = pos < len(h) && isASCIIWord(h[pos])
 	}
-	if a == assertWordB {
+	switch a {
+	case assertWordB:
 		return before != after
+	case assertWordStart:
+		return !before && after
+	case assertWordEnd:
+		return before && !after
+	case assertWordStartHalf:
+		return !before
+	case assertWordEndHalf:
+		return !after
 	}
 	return before == after
 }

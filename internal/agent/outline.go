@@ -69,9 +69,9 @@ func outlineOne(root, p string) FileOutline {
 	f, err := openChecked(abs)
 	if err != nil {
 		switch {
-		case errors.Is(err, errNotRegular):
+		case errors.Is(err, pipeline.ErrNotRegular):
 			fo.Note = "not a regular file; not read"
-		case errors.Is(err, errLinkNotFollowed):
+		case errors.Is(err, pipeline.ErrLinkNotFollowed):
 			fo.Note = "a symbolic link; not followed"
 		case errors.Is(err, errPathForbidden):
 			fo.Note = forbiddenMsg

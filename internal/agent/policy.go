@@ -2,15 +2,15 @@ package agent
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/user"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/evgrep/evgrep/internal/pipeline"
 )
 
 // The agent's path policy: what it never reads, and how it opens what it
@@ -259,26 +259,6 @@ func isGitDir(dir string) bool {
 	return err1 == nil && err2 == nil && objects.IsDir() && refs.IsDir()
 }
 
-// specialKind names a file type the agent never opens, or "" for a
-// regular file or a folder.
-func specialKind(m fs.FileMode) string {
-	switch {
-	case m.IsRegular(), m.IsDir():
-		return ""
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO (named pipe)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	}
-	return "not a regular file"
-}
-
 // refuseSpecial returns an E_PATH_FORBIDDEN error when path (followed) is
 // a FIFO, socket, device or other non-regular file, which the agent never
 // opens for a read that could block; nil for a regular file, a folder or
@@ -288,90 +268,25 @@ func refuseSpecial(path string) error {
 	if err != nil {
 		return nil
 	}
-	if k := specialKind(fi.Mode()); k != "" {
+	if k := pipeline.SpecialKind(fi.Mode()); k != "" {
 		return &Error{Code: CodePathForbidden, Msg: shorten(path, maxEchoBytes) + " is " + k + "; the agent reads regular files only"}
 	}
 	return nil
 }
 
-// Errors of openChecked, wrapped in an *fs.PathError (errors.Is finds them).
-var (
-	errNotRegular      = errors.New("not a regular file; not read")
-	errLinkNotFollowed = errors.New("a symbolic link; not followed")
-	errPathForbidden   = errors.New(forbiddenMsg)
-	errSwapped         = errors.New("changed while it was opened; not read")
-)
+// errPathForbidden is the error of a file whose real path is forbidden,
+// wrapped in an *fs.PathError.
+var errPathForbidden = errors.New(forbiddenMsg)
 
-// openChecked opens path for reading without following a symlink in its
-// last component and without blocking (O_NONBLOCK), then checks the
-// opened file: it must be a regular file, and its real path must not be
-// forbidden. The real path is path itself when openat2 could open it with
-// no symlink in any component (the common case, one syscall), else it is
-// read back from the descriptor, or resolved and compared by identity. A
-// file swapped for a symlink or a FIFO between the walk and the open is
-// therefore never read.
+// openChecked opens path for the agent through pipeline.OpenChecked: no
+// symlink followed in its last component, no blocking open, a regular
+// file only, and a real path that the policy allows. A file swapped for a
+// symlink or a FIFO between the walk and the open is therefore never read.
 func openChecked(path string) (*os.File, error) {
-	if err := preOpenCheck(path); err != nil {
-		return nil, err
-	}
-	f := openLinkFree(path)
-	linkFree := f != nil
-	if !linkFree {
-		var err error
-		f, err = os.OpenFile(path, os.O_RDONLY|openPolicyFlags, 0)
-		if err != nil {
-			if isLoop(err) {
-				return nil, &fs.PathError{Op: "open", Path: path, Err: errLinkNotFollowed}
-			}
-			return nil, err
+	return pipeline.OpenChecked(path, func(real string) error {
+		if forbiddenFile(real) {
+			return errPathForbidden
 		}
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if k := specialKind(fi.Mode()); k != "" || !fi.Mode().IsRegular() {
-		f.Close()
-		if k == "" {
-			k = "a folder"
-		}
-		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%s, %w", k, errNotRegular)}
-	}
-	real, ok := cleanAbs(path)
-	if !linkFree || !ok {
-		if real, err = openedPath(f, fi, path); err != nil {
-			f.Close()
-			return nil, err
-		}
-	}
-	if forbiddenFile(real) {
-		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: path, Err: errPathForbidden}
-	}
-	return f, nil
-}
-
-// openedPath returns the real path of the opened file f: the kernel's
-// name for the descriptor when /proc is there, else path resolved, which
-// must then be the same file as f.
-func openedPath(f *os.File, fi os.FileInfo, path string) (string, error) {
-	if real, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd()))); err == nil && filepath.IsAbs(real) {
-		return real, nil
-	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", err
-	}
-	if real, err = filepath.Abs(real); err != nil {
-		return "", err
-	}
-	st, err := os.Stat(real)
-	if err != nil {
-		return "", err
-	}
-	if !os.SameFile(st, fi) {
-		return "", &fs.PathError{Op: "open", Path: path, Err: errSwapped}
-	}
-	return real, nil
+		return nil
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/snapshot"
 )
 
@@ -27,10 +28,10 @@ func TestOpenChecked(t *testing.T) {
 		want error // nil: opens
 	}{
 		{"plain.txt", nil},
-		{"link.txt", errLinkNotFollowed},
+		{"link.txt", pipeline.ErrLinkNotFollowed},
 		{"cfg/credentials", errPathForbidden},
-		{"pipe", errNotRegular},
-		{".", errNotRegular},
+		{"pipe", pipeline.ErrNotRegular},
+		{".", pipeline.ErrNotRegular},
 	} {
 		done := make(chan error, 1)
 		go func() {

@@ -26,7 +26,7 @@ import (
 	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/internal/printer"
 	"github.com/evgrep/evgrep/internal/search"
-	"github.com/evgrep/evgrep/matcher"
+	"github.com/evgrep/evgrep/matcher/pcre2"
 	"github.com/evgrep/evgrep/walker"
 	"github.com/evgrep/evgrep/walker/types"
 )
@@ -91,8 +91,8 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, versionText(filepath.Base(os.Args[0])))
 		return exitMatch
 	case cli.CmdPCRE2Version:
-		errorLine(stderr, "PCRE2 is not available in this build of ripgrep.")
-		return exitError
+		fmt.Fprintln(stdout, pcre2.VersionText())
+		return exitMatch
 	}
 	// As rg: a closed pipe on stdout (`evgrep … | head -1`) ends the
 	// search quietly with status 0 instead of killing the process.
@@ -174,10 +174,10 @@ func (r *run) main() int {
 		// or -m0).
 		return exitNoMatch
 	}
-	var m *matcher.Matcher
+	var m patternMatcher
 	if cfg.Command == cli.CmdSearch {
 		var err error
-		if m, err = matcher.Compile(cfg.Matcher); err != nil {
+		if m, err = compileMatcher(cfg); err != nil {
 			errorLine(r.stderr, err)
 			return exitError
 		}
@@ -352,6 +352,8 @@ func (p *printSink) End(e walker.Entry, err error) bool {
 	if err != nil {
 		if p.spilled {
 			r.emit(p.Bytes(), false)
+		} else if r.keepsPartialOutput(err) {
+			r.emit(p.Bytes(), cfg.Output == cli.OutputStandard)
 		}
 		r.message("%s: %s", r.displayPath(e), err)
 		return !r.quit.Load()
@@ -376,7 +378,7 @@ func (p *printSink) End(e walker.Entry, err error) bool {
 	return !r.quit.Load()
 }
 
-func (r *run) search(wopts walker.Options, m *matcher.Matcher) error {
+func (r *run) search(wopts walker.Options, m patternMatcher) error {
 	cfg := r.cfg
 	if cfg.ColorError != nil {
 		return cfg.ColorError

@@ -70,8 +70,9 @@ type Config struct {
 	Paths            []string
 	UsingDefaultPath bool
 
-	// Matcher compiles the patterns.
+	// Matcher compiles the patterns with the engine Engine selects.
 	Matcher matcher.Options
+	Engine  Engine
 	// Pipeline walks, reads and searches (its Stdin is the caller's; its
 	// Search.Multiline still needs the compiled pattern's
 	// MatchesMayCross, as rg's multi_line_with_matcher).
@@ -157,6 +158,7 @@ func Load(argv []string, env Env) (*Config, error) {
 		return nil, err
 	}
 	c.Matcher = matcherOptions(a, patterns)
+	c.Engine = engine(a)
 	if v, ok := a.Value("regex-size-limit"); ok {
 		n, err := ParseHumanSize(v)
 		if err != nil {
@@ -215,18 +217,45 @@ func Load(argv []string, env Env) (*Config, error) {
 	return c, nil
 }
 
-// unsupported refuses what this build cannot do (PCRE2, --pre).
+// unsupported refuses what this build cannot do (--pre).
 func unsupported(a *Args) error {
-	if a.Has("pcre2") {
-		return fmt.Errorf("PCRE2 is not available in this build of ripgrep")
-	}
 	if v, ok := a.Value("pre"); ok && v != "" {
 		return fmt.Errorf("--pre is not supported: evgrep runs no preprocessor processes (it decompresses -z formats in process)")
 	}
-	if e, ok := a.Value("engine"); ok && e == "pcre2" {
-		return fmt.Errorf("PCRE2 is not available in this build of ripgrep")
-	}
 	return nil
+}
+
+// Engine is the regex engine a search uses (rg's --engine).
+type Engine int
+
+// The engines.
+const (
+	// EngineDefault is evgrep's own regex engine (package matcher).
+	EngineDefault Engine = iota
+	// EnginePCRE2 is PCRE2 (package matcher/pcre2): -P, --engine pcre2.
+	EnginePCRE2
+	// EngineAuto uses the default engine unless it cannot compile the
+	// pattern, then PCRE2: --auto-hybrid-regex, --engine auto.
+	EngineAuto
+)
+
+// engine is the engine choice. -P, --no-pcre2, --auto-hybrid-regex,
+// --no-auto-hybrid-regex and --engine override one another (the flag
+// table), so at most one is present: the last given.
+func engine(a *Args) Engine {
+	switch {
+	case a.Has("pcre2"):
+		return EnginePCRE2
+	case a.Has("auto-hybrid-regex"):
+		return EngineAuto
+	}
+	switch v, _ := a.Value("engine"); v {
+	case "pcre2":
+		return EnginePCRE2
+	case "auto":
+		return EngineAuto
+	}
+	return EngineDefault
 }
 
 // patterns is rg's `patterns()`: the -e values, else the positional
@@ -271,6 +300,7 @@ func matcherOptions(a *Args, patterns []string) matcher.Options {
 		CRLF:           a.Has("crlf"),
 		LineTerminator: '\n',
 		NoUnicode:      a.Has("no-unicode") || a.Has("no-pcre2-unicode"),
+		BanNUL:         !a.Has("text") && !a.Has("null-data"),
 	}
 	if a.Has("null-data") && !o.Multiline {
 		o.LineTerminator = 0

@@ -132,7 +132,7 @@ func TestConfigFile(t *testing.T) {
 
 // TestUnsupported: what evgrep cannot do is an error, never ignored.
 func TestUnsupported(t *testing.T) {
-	for _, args := range [][]string{{"--pre", "cat", "x"}, {"-P", "x"}, {"--engine", "pcre2", "x"}} {
+	for _, args := range [][]string{{"--pre", "cat", "x"}} {
 		if _, err := Load(args, Env{}); err == nil {
 			t.Errorf("%q: expected an error", args)
 		}
@@ -155,5 +155,35 @@ func TestPatternFileErrorKeepsCause(t *testing.T) {
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("errors.Is(%v, fs.ErrNotExist) is false", err)
+	}
+}
+
+// TestEngine: the last of -P, --no-pcre2, --auto-hybrid-regex,
+// --no-auto-hybrid-regex and --engine decides the engine, as in rg 15.
+func TestEngine(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want Engine
+	}{
+		{[]string{"x"}, EngineDefault},
+		{[]string{"-P", "x"}, EnginePCRE2},
+		{[]string{"--pcre2", "--pcre2", "x"}, EnginePCRE2},
+		{[]string{"-P", "--no-pcre2", "x"}, EngineDefault},
+		{[]string{"--pcre2", "--no-pcre2", "--auto-hybrid-regex", "x"}, EngineAuto},
+		{[]string{"--auto-hybrid-regex", "--no-auto-hybrid-regex", "x"}, EngineDefault},
+		{[]string{"--auto-hybrid-regex", "-P", "x"}, EnginePCRE2},
+		{[]string{"--engine", "pcre2", "x"}, EnginePCRE2},
+		{[]string{"--engine", "auto", "x"}, EngineAuto},
+		{[]string{"-P", "--engine", "default", "x"}, EngineDefault},
+		{[]string{"--engine", "pcre2", "--no-pcre2", "x"}, EngineDefault},
+		{[]string{"--engine", "default", "--auto-hybrid-regex", "x"}, EngineAuto},
+	} {
+		c, err := Load(tc.args, Env{})
+		if err != nil {
+			t.Fatalf("%q: %v", tc.args, err)
+		}
+		if c.Engine != tc.want {
+			t.Errorf("%q: engine %d, want %d", tc.args, c.Engine, tc.want)
+		}
 	}
 }

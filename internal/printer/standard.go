@@ -206,8 +206,22 @@ func (p *Standard) replace(s *search.Searcher, buf []byte, start, end int, multi
 	if !s.Config().Multiline || !multi {
 		hayEnd = max(start, trimTerm(s, buf[:end]))
 	}
+	if cr, ok := p.m.(contextReplacer); ok {
+		p.repl, p.replRngs = cr.ReplaceIn(p.repl[:0], buf[:hayEnd], start, end, p.opts().Replacement, p.replRngs[:0])
+		return true
+	}
 	p.repl, p.replRngs = p.m.Replace(p.repl[:0], buf[start:hayEnd], p.opts().Replacement, p.replRngs[:0])
 	return true
+}
+
+// contextReplacer is a Matcher whose replacements see the buffer around
+// the line or block (PCRE2's look-behind), as rg 15's replacer does:
+// ReplaceIn searches hay from start, replaces the matches that start
+// before end (the line's or block's end, terminator included: an empty
+// match at the end of a line's text counts) and returns
+// hay[start:min(end, len(hay))] so replaced.
+type contextReplacer interface {
+	ReplaceIn(dst, hay []byte, start, end int, template []byte, ranges []Range) ([]byte, []Range)
 }
 
 // sink prints one match or context line (or block).

@@ -432,7 +432,8 @@ func locate(buf []byte, term byte, start, end int) (int, int) {
 // SearchSlice searches an input held whole in memory (a memory map or a
 // multiline read): NUL detection looks at the first BufferCapacity bytes
 // and at every reported line, and NULs are not converted.
-func (s *Searcher) SearchSlice(data []byte, sink Sink) error {
+func (s *Searcher) SearchSlice(data []byte, sink Sink) (err error) {
+	defer recoverAbort(&err)
 	s.resetLines()
 	c := s.newCore(sink, true)
 	keepGoing := true
@@ -571,14 +572,24 @@ func (c *core) multilineInvert(data []byte, matches []matcher.Range) error {
 // files it does not memory-map and for stdin. In quit mode the buffer that
 // holds the first NUL is not searched; in convert mode NULs become line
 // terminators.
-func (s *Searcher) SearchReader(r io.Reader, sink Sink) error {
+func (s *Searcher) SearchReader(r io.Reader, sink Sink) (err error) {
+	defer recoverAbort(&err)
 	c := s.newCore(sink, false)
 	lb := lineBuffer{r: r, term: s.cfg.LineTerm, binary: s.cfg.Binary, peek: s.cfg.BOMPeek, binaryOffset: -1}
 	if cap(s.buf) < BufferCapacity {
 		s.buf = make([]byte, BufferCapacity)
 	}
 	lb.buf = s.buf[:cap(s.buf)]
-	var err error
+	// Keep the buffer for the next file unless a long line grew it: one
+	// such file must not hold megabytes per worker for the rest of the walk
+	// (peak RSS, bench/README.md). Deferred: a matcher may abort the search.
+	defer func() {
+		if lb.mapped {
+			growbuf.Release(lb.buf)
+		} else if cap(lb.buf) <= maxKeptBuffer {
+			s.buf = lb.buf
+		}
+	}()
 	for {
 		var more bool
 		more, err = c.fillReader(&lb)
@@ -594,14 +605,6 @@ func (s *Searcher) SearchReader(r io.Reader, sink Sink) error {
 	}
 	if err == nil {
 		err = sink.Finish(s, &Finish{ByteCount: lb.absOffset + int64(lb.pos), BinaryOffset: lb.binaryOffset})
-	}
-	// Keep the buffer for the next file unless a long line grew it: one
-	// such file must not hold megabytes per worker for the rest of the walk
-	// (peak RSS, bench/README.md).
-	if lb.mapped {
-		growbuf.Release(lb.buf)
-	} else if cap(lb.buf) <= maxKeptBuffer {
-		s.buf = lb.buf
 	}
 	return err
 }

@@ -80,3 +80,24 @@ type Matcher interface {
 	// FindAll appends every match in buf, in order (multiline mode).
 	FindAll(buf []byte, dst []matcher.Range) []matcher.Range
 }
+
+// abortError is an error a Matcher panics with when its engine gives up on
+// a search (PCRE2's match limit): the methods of Matcher return no errors,
+// so SearchSlice and SearchReader recover it and return it as the input's
+// error, as rg reports a matcher error for the file it was searching.
+type abortError interface {
+	error
+	SearchAbort()
+}
+
+// recoverAbort turns a recovered abortError into *err; any other panic
+// goes on.
+func recoverAbort(err *error) {
+	if r := recover(); r != nil {
+		if e, ok := r.(abortError); ok {
+			*err = e
+			return
+		}
+		panic(r)
+	}
+}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package agent
+package pipeline
 
 import (
 	"os"
@@ -13,7 +13,7 @@ import (
 // file is the one path names lexically and its real path needs no second
 // look (reading /proc/self/fd costs as much as the open itself). It
 // returns nil on any failure (a link anywhere, a kernel without openat2,
-// a seccomp filter); openChecked then takes the slow, portable way.
+// a seccomp filter); OpenChecked then takes the slow, portable way.
 func openLinkFree(path string) *os.File {
 	how := unix.OpenHow{
 		Flags:   uint64(unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC),

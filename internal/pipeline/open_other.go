@@ -1,15 +1,15 @@
 //go:build !unix
 
-package agent
+package pipeline
 
 import (
 	"io/fs"
 	"os"
 )
 
-// openPolicyFlags: no portable flags; preOpenCheck refuses links and
-// special files before the open, and openChecked checks the opened file.
-const openPolicyFlags = 0
+// openFlags: no portable flags; preOpenCheck refuses links and special
+// files before the open, and OpenChecked checks the opened file.
+const openFlags = 0
 
 func isLoop(error) bool { return false }
 
@@ -21,9 +21,9 @@ func preOpenCheck(path string) error {
 	}
 	if !fi.Mode().IsRegular() {
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			return &fs.PathError{Op: "open", Path: path, Err: errLinkNotFollowed}
+			return &fs.PathError{Op: "open", Path: path, Err: ErrLinkNotFollowed}
 		}
-		return &fs.PathError{Op: "open", Path: path, Err: errNotRegular}
+		return &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
 	return nil
 }

@@ -1,15 +1,15 @@
 //go:build unix
 
-package agent
+package pipeline
 
 import (
 	"errors"
 	"syscall"
 )
 
-// openPolicyFlags are added to every open of the agent: the last path
-// component is not followed, and a FIFO or device cannot block the open.
-const openPolicyFlags = syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+// openFlags are added to every OpenChecked: the last path component is
+// not followed, and a FIFO or device cannot block the open.
+const openFlags = syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 
 // isLoop reports the error of O_NOFOLLOW on a symlink.
 func isLoop(err error) bool { return errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EMLINK) }
