@@ -285,7 +285,7 @@ func Compile(o Options) (*Matcher, error) {
 	}
 	m.hasRE = m.re != nil || m.reReady != nil
 	m.textAnchor = info.textAnchor
-	m.crosses = info.textAnchor || canMatchByte(conf, '\n')
+	m.crosses = info.textAnchor || canMatchByte(conf, o.LineTerminator)
 	m.byteHigh = info.byteHigh
 	m.chunked = m.hasRE && !o.Multiline && o.LineTerminator == '\n' && !info.textAnchor
 	return m, nil

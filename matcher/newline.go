@@ -1,7 +1,7 @@
 package matcher
 
 // canMatchByte reports whether some match of h can contain the byte b
-// (b < 0x80): a literal b, or a class holding it.
+// (b < 0x80): a literal b, a class holding it, or for '\n' a line anchor.
 func canMatchByte(h *hir, b byte) bool {
 	switch h.kind {
 	case hLit:
@@ -10,6 +10,10 @@ func canMatchByte(h *hir, b byte) bool {
 		return h.cls.contains(rune(b))
 	case hRepeat:
 		return h.max != 0 && canMatchByte(h.subs[0], b)
+	case hAssert:
+		// As rg's non-matching bytes: a line anchor counts as matching
+		// '\n' (so -U '^' searches whole files).
+		return b == '\n' && (h.assert == assertStartLine || h.assert == assertEndLine)
 	}
 	for _, s := range h.subs {
 		if canMatchByte(s, b) {

@@ -36,14 +36,17 @@ import (
 // builds that do not).
 var Version = defaultVersion
 
+// RGVersion is the ripgrep release whose command line evgrep follows.
+const RGVersion = "15.2.0"
+
 // versionText is --version's output. Run through a link named rg (as a
-// drop-in replacement), the first line reads as rg 13's so that tools that
-// check "ripgrep N.N.N" accept it; otherwise it names evgrep.
+// drop-in replacement), the first line reads as rg 15.2's so that tools
+// that check "ripgrep N.N.N" accept it; otherwise it names evgrep.
 func versionText(argv0 string) string {
 	if argv0 == "rg" {
-		return "ripgrep 13.0.0 (evgrep " + Version + ")\n-SIMD -AVX (compiled)\n+SIMD +AVX (runtime)\n"
+		return "ripgrep " + RGVersion + " (evgrep " + Version + ")\n\nfeatures:-pcre2\n"
 	}
-	return "evgrep " + Version + " (ripgrep 13.0.0 compatible)\n"
+	return "evgrep " + Version + " (ripgrep " + RGVersion + " compatible)\n"
 }
 
 // Exit codes, as rg.
@@ -89,6 +92,16 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return exitMatch
 	case cli.CmdVersion:
 		fmt.Fprint(stdout, versionText(filepath.Base(os.Args[0])))
+		return exitMatch
+	case cli.CmdGenerate:
+		prog := "evgrep"
+		if filepath.Base(os.Args[0]) == "rg" {
+			prog = "rg"
+		}
+		if err := cli.WriteGenerated(stdout, cfg.Generate, prog, Version); err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitError
+		}
 		return exitMatch
 	case cli.CmdPCRE2Version:
 		fmt.Fprintln(stdout, pcre2.VersionText())
@@ -253,6 +266,7 @@ func (r *run) files(wopts walker.Options) error {
 		}
 		var b []byte
 		p := popts.FormatPath(r.displayPath(e))
+		b = popts.AppendLinkOpen(b, r.displayPath(e))
 		if popts.Color && !popts.Colors.Path.IsNone() {
 			b = append(b, popts.Colors.Path.Start()...)
 			b = append(b, p...)
@@ -260,6 +274,7 @@ func (r *run) files(wopts walker.Options) error {
 		} else {
 			b = append(b, p...)
 		}
+		b = popts.AppendLinkClose(b)
 		if popts.NullPath {
 			b = append(b, 0)
 		} else {
@@ -299,10 +314,18 @@ func (r *run) emit(b []byte, separated bool) {
 	}
 	if separated && r.cfg.FileSeparatorOn && r.anyPrinted {
 		r.out.Write(r.cfg.FileSeparator)
+		n := len(r.cfg.FileSeparator) + 1
 		if r.cfg.Pipeline.Walk.Threads == 1 {
 			r.out.Write(r.cfg.Printer.LineTerm)
+			n += len(r.cfg.Printer.LineTerm) - 1
 		} else {
 			r.out.WriteByte('\n')
+		}
+		if r.cfg.Printer.Stats {
+			// rg counts the separator in "bytes printed".
+			r.statsMu.Lock()
+			r.stats.BytesPrinted += uint64(n)
+			r.statsMu.Unlock()
 		}
 	}
 	if _, err := r.out.Write(b); err != nil {
@@ -359,8 +382,9 @@ func (p *printSink) End(e walker.Entry, err error) bool {
 		return !r.quit.Load()
 	}
 	hasMatch := p.MatchCount() > 0
-	if cfg.Output == cli.OutputSummary && cfg.Printer.SummaryKind == printer.SummaryPathWithoutMatch {
-		// rg 13 reports success when it printed a path.
+	if cfg.SuccessWithoutMatch {
+		// rg reports success when a file had no match (printed or, with
+		// -q, not: rg 15).
 		hasMatch = !hasMatch
 	}
 	if hasMatch {
@@ -424,9 +448,9 @@ func (r *run) search(wopts walker.Options, m patternMatcher) error {
 		if cfg.Output == cli.OutputJSON || cfg.Args.Has("json") {
 			return printer.WriteJSONSummary(r.out, &r.stats, time.Since(r.start))
 		}
-		if k := cfg.Printer.SummaryKind; cfg.Output != cli.OutputSummary || (k != printer.SummaryPathWithMatch && k != printer.SummaryPathWithoutMatch) {
-			return printer.WriteStats(r.out, &r.stats, time.Since(r.start))
-		}
+		// rg 15 prints the block after every output form, -l and
+		// --files-without-match included.
+		return printer.WriteStats(r.out, &r.stats, time.Since(r.start))
 	}
 	return nil
 }

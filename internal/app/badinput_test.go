@@ -52,7 +52,7 @@ func TestBadInput(t *testing.T) {
 		{"fifo and socket met in a walk", []string{"--sort", "path", "needle", "special"}, 0, ""},
 		{"socket named", []string{"needle", "special/sock"}, 2, "special/sock: No such device or address (os error 6)"},
 		{"device named", []string{"needle", os.DevNull}, 1, ""},
-		{"unknown flag", []string{"--no-such-flag", "x"}, 2, "wasn't expected"},
+		{"unknown flag", []string{"--no-such-flag", "x"}, 2, "rg: unrecognized flag --no-such-flag"},
 		{"bad encoding", []string{"-E", "klingon", "needle", "ok.txt"}, 2, "unknown encoding: klingon"},
 		{"bad glob", []string{"-g", "[x", "needle"}, 2, "error parsing glob"},
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 func TestVersionText(t *testing.T) {
-	if v := versionText("rg"); !strings.HasPrefix(v, "ripgrep 13.0.0 ") {
+	if v := versionText("rg"); !strings.HasPrefix(v, "ripgrep 15.2.0 ") {
 		t.Errorf("as rg: %q", v)
 	}
 	if v := versionText("evgrep"); !strings.HasPrefix(v, "evgrep ") {

@@ -6,8 +6,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
 
 	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/internal/oserr"
@@ -45,6 +47,7 @@ const (
 	CmdAgent
 	CmdMCP
 	CmdOutline
+	CmdGenerate
 )
 
 // Env describes the process environment that rg consults when choosing
@@ -88,14 +91,20 @@ type Config struct {
 	// (after a bad pattern, as rg).
 	ColorError error
 
-	Quiet            bool
-	NoMessages       bool
-	NoIgnoreMessages bool
+	Quiet bool
+	// SuccessWithoutMatch makes a file without a match the run's success
+	// (--files-without-match, with or without -q, as rg 15).
+	SuccessWithoutMatch bool
+	NoMessages          bool
+	NoIgnoreMessages    bool
 	// FileSeparator goes between the output of two files when
 	// FileSeparatorOn (a blank line with --heading, the context
 	// separator with context).
 	FileSeparatorOn bool
 	FileSeparator   []byte
+
+	// Generate is --generate's kind (CmdGenerate).
+	Generate string
 
 	// agent / MCP
 	AgentRequest string
@@ -119,6 +128,10 @@ func Load(argv []string, env Env) (*Config, error) {
 		return c, nil
 	case a.Has("version"):
 		c.Command = CmdVersion
+		return c, nil
+	case a.Has("generate"):
+		c.Command = CmdGenerate
+		c.Generate, _ = a.Value("generate")
 		return c, nil
 	}
 	if v, ok := a.Value("agent"); ok {
@@ -148,7 +161,7 @@ func Load(argv []string, env Env) (*Config, error) {
 		paths = append([]string{patternSlot}, paths...)
 	}
 	if !takesFirstAsPath && !hasPatternSlot && !a.Has("pcre2-version") {
-		return nil, &UsageError{Msg: "error: The following required arguments were not provided:\n    <PATTERN>" + usageTail}
+		return nil, usageErr("ripgrep requires at least one pattern to execute a search")
 	}
 	if err := unsupported(a); err != nil {
 		return nil, err
@@ -172,6 +185,8 @@ func Load(argv []string, env Env) (*Config, error) {
 	c.Quiet = a.Has("quiet")
 	var summary printer.SummaryKind
 	c.Output, summary = outputKind(a)
+	c.SuccessWithoutMatch = summary == printer.SummaryPathWithoutMatch ||
+		(summary == printer.SummaryQuiet && a.Has("files-without-match") && !a.Has("count") && !a.Has("count-matches"))
 	sc, err := searchConfig(a, c.Output, env.StdoutTTY && !onlyStdin)
 	if err != nil {
 		return nil, err
@@ -181,7 +196,8 @@ func Load(argv []string, env Env) (*Config, error) {
 		return nil, err
 	}
 	po.SummaryKind = summary
-	po.Stats = c.Output == OutputJSON || a.Has("stats")
+	// --json always ends with its summary, with -q too (rg 15).
+	po.Stats = c.Output == OutputJSON || a.Has("stats") || a.Has("json")
 	if po.Colors, c.ColorError = printer.ParseColors(a.Values("colors")); c.ColorError != nil {
 		po.Colors = printer.DefaultColors()
 	}
@@ -213,7 +229,9 @@ func Load(argv []string, env Env) (*Config, error) {
 		Mmap:   pipeline.MmapChoice(c.Paths, a.Has("mmap"), a.Has("no-mmap")),
 	}
 	c.Types = typeChanges(a)
-	c.Command = command(a, len(patterns) == 0 || c.Printer.MaxCount == 0)
+	// No pattern matches nothing, so that -v of an empty -f file matches
+	// every line (rg 15); -m0 searches nothing.
+	c.Command = command(a, (len(patterns) == 0 && !a.Has("invert-match")) || c.Printer.MaxCount == 0)
 	return c, nil
 }
 
@@ -302,7 +320,9 @@ func matcherOptions(a *Args, patterns []string) matcher.Options {
 		NoUnicode:      a.Has("no-unicode") || a.Has("no-pcre2-unicode"),
 		BanNUL:         !a.Has("text") && !a.Has("null-data"),
 	}
-	if a.Has("null-data") && !o.Multiline {
+	if a.Has("null-data") {
+		// Lines end in NUL for the matcher too, with -U as well: a
+		// pattern that cannot match across lines is searched line by line.
 		o.LineTerminator = 0
 	}
 	switch {
@@ -336,11 +356,14 @@ func defaultPaths(a *Args, env Env, paths []string) ([]string, bool) {
 
 // outputKind selects the printer and, for the summary printer, its kind.
 func outputKind(a *Args) (OutputKind, printer.SummaryKind) {
+	// -o makes -c count matches, and -v then makes it count lines again
+	// (rg 15 applies them in this order).
 	count, countMatches := a.Has("count"), a.Has("count-matches")
+	if count && a.Has("only-matching") {
+		count, countMatches = false, true
+	}
 	if countMatches && a.Has("invert-match") {
 		count, countMatches = true, false
-	} else if count && a.Has("only-matching") {
-		count, countMatches = false, true
 	}
 	switch {
 	case a.Has("quiet"):
@@ -368,8 +391,10 @@ func searchConfig(a *Args, out OutputKind, lineNumbersByDefault bool) (search.Co
 		Invert:   a.Has("invert-match"),
 		Passthru: a.Has("passthru"),
 		// Set only when the pattern may match a line terminator.
-		Multiline: a.Has("multiline"),
-		BOMPeek:   encodingLabel(a) == "",
+		Multiline:      a.Has("multiline"),
+		BOMPeek:        encodingLabel(a) == "",
+		StopOnNonmatch: a.Has("stop-on-nonmatch"),
+		MaxMatches:     max(maxCount(a), 0),
 	}
 	if a.Has("null-data") {
 		sc.LineTerm = 0
@@ -382,20 +407,23 @@ func searchConfig(a *Args, out OutputKind, lineNumbersByDefault bool) (search.Co
 	return sc, nil
 }
 
-// contexts returns -B and -A, with -C overriding both when positive.
+// contexts returns -B and -A: each as given, else -C's value (rg 15: an
+// explicit -A or -B wins over -C whatever their order).
 func contexts(a *Args) (before, after int, err error) {
-	if after, err = usizeOf(a, "after-context"); err != nil {
-		return 0, 0, err
-	}
-	if before, err = usizeOf(a, "before-context"); err != nil {
-		return 0, 0, err
-	}
 	both, err := usizeOf(a, "context")
 	if err != nil {
 		return 0, 0, err
 	}
-	if both > 0 {
-		before, after = both, both
+	before, after = both, both
+	if _, ok := a.Value("after-context"); ok {
+		if after, err = usizeOf(a, "after-context"); err != nil {
+			return 0, 0, err
+		}
+	}
+	if _, ok := a.Value("before-context"); ok {
+		if before, err = usizeOf(a, "before-context"); err != nil {
+			return 0, 0, err
+		}
 	}
 	return before, after, nil
 }
@@ -441,8 +469,38 @@ func printerOptions(a *Args, paths []string, stdoutTTY bool) (printer.Options, e
 	}
 	o.ContextSeparator, o.FieldMatchSep, o.FieldContextSep = separators(a)
 	var err error
-	o.PathSeparator, err = pathSeparator(a)
+	if o.PathSeparator, err = pathSeparator(a); err != nil {
+		return o, err
+	}
+	o.Hyperlink, err = hyperlink(a, o.Color)
 	return o, err
+}
+
+// hyperlink is --hyperlink-format, with {host} from --hostname-bin (its
+// output, trimmed) or else the system's host name, looked up only when
+// links are written.
+func hyperlink(a *Args, color bool) (*printer.Hyperlink, error) {
+	f, ok := a.Value("hyperlink-format")
+	if !ok {
+		return nil, nil
+	}
+	h, err := printer.ParseHyperlink(f)
+	if err != nil || h == nil {
+		return h, err
+	}
+	h.WSLPrefix = printer.WSLPrefix()
+	if !color || !h.UsesHost() {
+		return h, nil
+	}
+	if bin, ok := a.Value("hostname-bin"); ok && bin != "" {
+		if out, err := exec.Command(bin).Output(); err == nil {
+			h.Host = strings.TrimSpace(string(out))
+		}
+	}
+	if h.Host == "" {
+		h.Host, _ = os.Hostname()
+	}
+	return h, nil
 }
 
 // separators returns the context separator (nil for none) and the field

@@ -24,9 +24,10 @@ func TestOverrides(t *testing.T) {
 		get  func(*Config) any
 		want any
 	}{
-		{[]string{"-A1", "-C2", "x"}, func(c *Config) any { return [2]int{c.Pipeline.Search.Before, c.Pipeline.Search.After} }, [2]int{2, 2}},
-		{[]string{"-C2", "-A1", "x"}, func(c *Config) any { return [2]int{c.Pipeline.Search.Before, c.Pipeline.Search.After} }, [2]int{0, 1}},
-		{[]string{"-B1", "-C0", "x"}, func(c *Config) any { return [2]int{c.Pipeline.Search.Before, c.Pipeline.Search.After} }, [2]int{0, 0}},
+		// rg 15: -A and -B win over -C in any order.
+		{[]string{"-A1", "-C2", "x"}, func(c *Config) any { return [2]int{c.Pipeline.Search.Before, c.Pipeline.Search.After} }, [2]int{2, 1}},
+		{[]string{"-C2", "-A1", "x"}, func(c *Config) any { return [2]int{c.Pipeline.Search.Before, c.Pipeline.Search.After} }, [2]int{2, 1}},
+		{[]string{"-B1", "-C0", "x"}, func(c *Config) any { return [2]int{c.Pipeline.Search.Before, c.Pipeline.Search.After} }, [2]int{1, 0}},
 		{[]string{"--passthru", "-A1", "x"}, func(c *Config) any { return c.Pipeline.Search.Passthru }, false},
 		{[]string{"-i", "-s", "x"}, func(c *Config) any { return c.Matcher.Case }, matcher.Sensitive},
 		{[]string{"-s", "-i", "x"}, func(c *Config) any { return c.Matcher.Case }, matcher.Insensitive},
@@ -35,6 +36,13 @@ func TestOverrides(t *testing.T) {
 		{[]string{"--count-matches", "-c", "x"}, func(c *Config) any { return c.Printer.SummaryKind }, printer.SummaryCount},
 		{[]string{"-o", "-c", "x"}, func(c *Config) any { return c.Printer.SummaryKind }, printer.SummaryCountMatches},
 		{[]string{"-l", "--files-without-match", "x"}, func(c *Config) any { return c.Printer.SummaryKind }, printer.SummaryPathWithoutMatch},
+		// rg 15: the last of the output modes wins.
+		{[]string{"-c", "-l", "x"}, func(c *Config) any { return c.Printer.SummaryKind }, printer.SummaryPathWithMatch},
+		{[]string{"-c", "--json", "x"}, func(c *Config) any { return c.Output }, OutputJSON},
+		{[]string{"--json", "-c", "x"}, func(c *Config) any { return [2]any{c.Output, c.Printer.SummaryKind} }, [2]any{OutputSummary, printer.SummaryCount}},
+		{[]string{"--files", "-e", "x"}, func(c *Config) any { return c.Command }, CmdFiles},
+		{[]string{"--files", "-l", "x"}, func(c *Config) any { return c.Command }, CmdSearch},
+		{[]string{"--json", "--type-list"}, func(c *Config) any { return c.Command }, CmdTypeList},
 		{[]string{"-n", "-N", "x", "f"}, func(c *Config) any { return c.Pipeline.Search.LineNumbers }, false},
 		{[]string{"--column", "x", "f"}, func(c *Config) any { return c.Pipeline.Search.LineNumbers }, true},
 		{[]string{"-w", "-x", "x"}, func(c *Config) any { return [2]bool{c.Matcher.Word, c.Matcher.Line} }, [2]bool{false, true}},
@@ -63,16 +71,38 @@ func TestOverrides(t *testing.T) {
 	}
 }
 
-// TestUsageErrors checks that what clap rejects is rejected.
+// TestUsageErrors checks that what rg 15 rejects is rejected (it has no
+// conflicting flags any more: of -c, -l, --json, --files, ... the last
+// one wins, TestOverrides).
 func TestUsageErrors(t *testing.T) {
 	cases := [][]string{
 		{},                        // no pattern
 		{"--nope", "x"},           // unknown flag
-		{"-c", "--json", "x"},     // conflict
-		{"--files", "-e", "x"},    // conflict
 		{"-A", "notanumber", "x"}, // bad number
 		{"--color", "sometimes", "x"},
 		{"-A"}, // missing value
+	}
+	// The messages are rg 15.2's, word for word.
+	messages := map[string][]string{
+		"rg: unrecognized flag --nope": {"--nope", "x"},
+		// Values checked where the flag stands (texts recorded from rg 15.2).
+		"rg: error parsing flag -E: grep config error: unknown encoding: foo":         {"-E", "foo", "--colors", "bad", "x"},
+		"rg: error parsing flag --encoding: grep config error: unknown encoding: foo": {"--encoding=foo", "x"},
+		"rg: error parsing flag -E: value is not valid UTF-8":                         {"-E", "\xff", "x"},
+		"rg: error parsing flag --max-filesize: invalid size: invalid format for size '1Q', which should be a non-empty sequence of digits followed by an optional 'K', 'M' or 'G' suffix": {"--max-filesize", "1Q", "x"},
+		"rg: error parsing flag --colors: unrecognized color name 'nope'. Choose from: black, blue, green, red, cyan, magenta, yellow, white":                                              {"--colors", "path:fg:nope", "--colors", "bad", "x"},
+		"rg: unrecognized flag -Z":                                                                  {"-Z", "x"},
+		"rg: missing value for flag -A: missing argument for option '-A'":                           {"-A"},
+		"rg: missing value for flag --after-context: missing argument for option '--after-context'": {"--after-context"},
+		"rg: error parsing flag -A: value is not a valid number: invalid digit found in string":     {"-Ax", "a"},
+		"rg: error parsing flag --color: choice 'bad' is unrecognized":                              {"--color=bad", "a"},
+		"rg: invalid CLI arguments: unexpected argument for option '--stats': \"x\"":                {"--stats=x", "a"},
+		"rg: ripgrep requires at least one pattern to execute a search":                             {},
+	}
+	for want, args := range messages {
+		if _, err := Load(args, Env{}); err == nil || "rg: "+err.Error() != want {
+			t.Errorf("%q: got %v, want %s", args, err, want)
+		}
 	}
 	for _, args := range cases {
 		if _, err := Load(args, Env{}); err == nil {

@@ -1,14 +1,23 @@
-// Package cli parses ripgrep 13's command line into a Config.
+// Package cli parses ripgrep's command line (15.2's flags) into a Config.
 //
 // The parser is written for rg's exact semantics rather than taken from a
-// general flag library: clap 2 (which rg 13 uses) lets a flag override
-// another named flag ("-s" cancels an earlier "-i", "-C" cancels "-A"),
+// general flag library: rg lets a flag override another named flag ("-s"
+// cancels an earlier "-i", "-l" an earlier "-c", as rg 15's own parser
+// does; rg 13's clap 2 had the same rule),
 // lets every single-valued flag override itself (the last value wins),
 // counts repeated switches ("-uuu"), accepts values glued to short flags
 // ("-A1", "-j=2") and lets some values start with a dash ("-e -foo"). No Go
 // flag package models overrides between different flags, which is what
 // decides the meaning of most real rg command lines.
 package cli
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/evgrep/evgrep/internal/input"
+	"github.com/evgrep/evgrep/internal/printer"
+)
 
 // flagDef describes one rg flag.
 type flagDef struct {
@@ -20,28 +29,31 @@ type flagDef struct {
 	number    bool     // the value must parse as an unsigned integer
 	possible  []string // allowed values, when restricted
 	overrides []string
-	conflicts []string
 	aliases   []string
+	// check, when set, validates the value where the flag stands, as rg
+	// 15 does: its error is reported as "error parsing flag F: ERR".
+	check func(string) error
 }
 
-// flagTable lists every flag of ripgrep 13 (including hidden negations) plus
+// flagTable lists every flag of ripgrep 15.2 (including hidden negations) plus
 // evgrep's own additions, which never change the output of rg's flags.
 var flagTable = []flagDef{
-	{long: "after-context", short: 'A', value: true, number: true, overrides: []string{"passthru", "context"}},
+	{long: "after-context", short: 'A', value: true, number: true, overrides: []string{"passthru"}},
 	{long: "auto-hybrid-regex", overrides: []string{"no-auto-hybrid-regex", "pcre2", "no-pcre2", "engine"}},
 	{long: "no-auto-hybrid-regex", overrides: []string{"auto-hybrid-regex", "pcre2", "no-pcre2", "engine"}},
-	{long: "before-context", short: 'B', value: true, number: true, overrides: []string{"passthru", "context"}},
+	{long: "before-context", short: 'B', value: true, number: true, overrides: []string{"passthru"}},
 	{long: "binary", overrides: []string{"no-binary", "text", "no-text"}},
 	{long: "no-binary", overrides: []string{"binary", "text", "no-text"}},
 	{long: "block-buffered", overrides: []string{"no-block-buffered", "line-buffered", "no-line-buffered"}},
 	{long: "no-block-buffered", overrides: []string{"block-buffered", "line-buffered", "no-line-buffered"}},
-	{long: "byte-offset", short: 'b'},
+	{long: "byte-offset", short: 'b', overrides: []string{"no-byte-offset"}},
+	{long: "no-byte-offset", overrides: []string{"byte-offset"}},
 	{long: "case-sensitive", short: 's', overrides: []string{"ignore-case", "smart-case"}},
 	{long: "color", value: true, possible: []string{"never", "auto", "always", "ansi"}},
-	{long: "colors", value: true, multiple: true},
+	{long: "colors", value: true, multiple: true, check: checkColor},
 	{long: "column", overrides: []string{"no-column"}},
 	{long: "no-column", overrides: []string{"column"}},
-	{long: "context", short: 'C', value: true, number: true, overrides: []string{"passthru", "before-context", "after-context"}},
+	{long: "context", short: 'C', value: true, number: true, overrides: []string{"passthru"}},
 	{long: "context-separator", value: true, overrides: []string{"no-context-separator"}},
 	{long: "no-context-separator", overrides: []string{"context-separator"}},
 	{long: "count", short: 'c', overrides: []string{"count-matches"}},
@@ -50,20 +62,21 @@ var flagTable = []flagDef{
 	{long: "no-crlf", overrides: []string{"crlf"}},
 	{long: "debug"},
 	{long: "trace", overrides: []string{"debug"}},
-	{long: "dfa-size-limit", value: true},
-	{long: "encoding", short: 'E', value: true},
+	{long: "dfa-size-limit", value: true, check: checkSize},
+	{long: "encoding", short: 'E', value: true, check: checkEncoding},
 	{long: "no-encoding", overrides: []string{"encoding"}},
 	{long: "engine", value: true, possible: []string{"default", "pcre2", "auto"}, overrides: []string{"pcre2", "no-pcre2", "auto-hybrid-regex", "no-auto-hybrid-regex"}},
 	{long: "field-context-separator", value: true},
 	{long: "field-match-separator", value: true},
 	{long: "file", short: 'f', value: true, multiple: true, hyphen: true},
-	{long: "files", conflicts: []string{"file", "regexp", "type-list"}},
+	{long: "files"},
 	{long: "files-with-matches", short: 'l', overrides: []string{"files-without-match"}},
 	{long: "files-without-match", overrides: []string{"files-with-matches"}},
 	{long: "fixed-strings", short: 'F', overrides: []string{"no-fixed-strings"}},
 	{long: "no-fixed-strings", overrides: []string{"fixed-strings"}},
 	{long: "follow", short: 'L', overrides: []string{"no-follow"}},
 	{long: "no-follow", overrides: []string{"follow"}},
+	{long: "generate", value: true, possible: []string{"man", "complete-bash", "complete-zsh", "complete-fish", "complete-powershell"}},
 	{long: "glob", short: 'g', value: true, multiple: true, hyphen: true},
 	{long: "glob-case-insensitive", overrides: []string{"no-glob-case-insensitive"}},
 	{long: "no-glob-case-insensitive", overrides: []string{"glob-case-insensitive"}},
@@ -72,14 +85,18 @@ var flagTable = []flagDef{
 	{long: "help", short: 'h'},
 	{long: "hidden", short: '.', overrides: []string{"no-hidden"}},
 	{long: "no-hidden", overrides: []string{"hidden"}},
+	{long: "hostname-bin", value: true},
+	{long: "hyperlink-format", value: true},
 	{long: "iglob", value: true, multiple: true, hyphen: true},
 	{long: "ignore-case", short: 'i', overrides: []string{"case-sensitive", "smart-case"}},
 	{long: "ignore-file", value: true, multiple: true, hyphen: true},
 	{long: "ignore-file-case-insensitive", overrides: []string{"no-ignore-file-case-insensitive"}},
 	{long: "no-ignore-file-case-insensitive", overrides: []string{"ignore-file-case-insensitive"}},
-	{long: "include-zero"},
-	{long: "invert-match", short: 'v'},
-	{long: "json", overrides: []string{"no-json"}, conflicts: []string{"count", "count-matches", "files", "files-with-matches", "files-without-match", "patch"}},
+	{long: "include-zero", overrides: []string{"no-include-zero"}},
+	{long: "no-include-zero", overrides: []string{"include-zero"}},
+	{long: "invert-match", short: 'v', overrides: []string{"no-invert-match"}},
+	{long: "no-invert-match", overrides: []string{"invert-match"}},
+	{long: "json", overrides: []string{"no-json"}},
 	{long: "no-json", overrides: []string{"json"}},
 	{long: "line-buffered", overrides: []string{"no-line-buffered", "block-buffered", "no-block-buffered"}},
 	{long: "no-line-buffered", overrides: []string{"line-buffered", "block-buffered", "no-block-buffered"}},
@@ -90,11 +107,11 @@ var flagTable = []flagDef{
 	{long: "max-columns-preview", overrides: []string{"no-max-columns-preview"}},
 	{long: "no-max-columns-preview", overrides: []string{"max-columns-preview"}},
 	{long: "max-count", short: 'm', value: true, number: true},
-	{long: "max-depth", value: true, number: true, aliases: []string{"maxdepth"}},
-	{long: "max-filesize", value: true},
+	{long: "max-depth", short: 'd', value: true, number: true, aliases: []string{"maxdepth"}},
+	{long: "max-filesize", value: true, check: checkSize},
 	{long: "mmap", overrides: []string{"no-mmap"}},
 	{long: "no-mmap", overrides: []string{"mmap"}},
-	{long: "multiline", short: 'U', overrides: []string{"no-multiline"}},
+	{long: "multiline", short: 'U', overrides: []string{"no-multiline", "stop-on-nonmatch"}},
 	{long: "no-multiline", overrides: []string{"multiline"}},
 	{long: "multiline-dotall", overrides: []string{"no-multiline-dotall"}},
 	{long: "no-multiline-dotall", overrides: []string{"multiline-dotall"}},
@@ -138,7 +155,7 @@ var flagTable = []flagDef{
 	{long: "pre-glob", value: true, multiple: true, hyphen: true},
 	{long: "pretty", short: 'p'},
 	{long: "quiet", short: 'q'},
-	{long: "regex-size-limit", value: true},
+	{long: "regex-size-limit", value: true, check: checkSize},
 	{long: "regexp", short: 'e', value: true, multiple: true, hyphen: true},
 	{long: "replace", short: 'r', value: true, hyphen: true},
 	{long: "search-zip", short: 'z', overrides: []string{"no-search-zip", "pre"}},
@@ -148,18 +165,19 @@ var flagTable = []flagDef{
 	{long: "no-sort-files", overrides: []string{"sort-files", "sort", "sortr"}},
 	{long: "sort", value: true, possible: []string{"path", "modified", "accessed", "created", "none"}, overrides: []string{"sortr", "sort-files", "no-sort-files"}},
 	{long: "sortr", value: true, possible: []string{"path", "modified", "accessed", "created", "none"}, overrides: []string{"sort", "sort-files", "no-sort-files"}},
+	{long: "stop-on-nonmatch", overrides: []string{"multiline"}},
 	{long: "stats", overrides: []string{"no-stats"}},
 	{long: "no-stats", overrides: []string{"stats"}},
 	{long: "text", short: 'a', overrides: []string{"no-text", "binary", "no-binary"}},
 	{long: "no-text", overrides: []string{"text", "binary", "no-binary"}},
-	{long: "threads", short: 'j', value: true},
+	{long: "threads", short: 'j', value: true, number: true},
 	{long: "trim", overrides: []string{"no-trim"}},
 	{long: "no-trim", overrides: []string{"trim"}},
 	{long: "type", short: 't', value: true, multiple: true},
 	{long: "type-add", value: true, multiple: true},
 	{long: "type-clear", value: true, multiple: true},
 	{long: "type-not", short: 'T', value: true, multiple: true},
-	{long: "type-list", conflicts: []string{"file", "files", "pattern", "regexp"}},
+	{long: "type-list"},
 	{long: "unrestricted", short: 'u', multiple: true},
 	{long: "version", short: 'V'},
 	{long: "vimgrep"},
@@ -182,9 +200,18 @@ var (
 	byShort = map[byte]*flagDef{}
 )
 
+// modeFlags choose what a run prints; as in rg 15, the last one given
+// wins (rg 13 refused some pairs and ranked the others).
+var modeFlags = []string{"count", "count-matches", "files-with-matches", "files-without-match", "json", "files", "type-list"}
+
 func init() {
 	for i := range flagTable {
 		d := &flagTable[i]
+		for _, m := range modeFlags {
+			if d.long != m && slices.Contains(modeFlags, d.long) && !slices.Contains(d.overrides, m) {
+				d.overrides = append(d.overrides, m)
+			}
+		}
 		byLong[d.long] = d
 		for _, a := range d.aliases {
 			byLong[a] = d
@@ -193,4 +220,26 @@ func init() {
 			byShort[d.short] = d
 		}
 	}
+}
+
+// checkEncoding validates an -E label ("auto" and "none" are not labels).
+func checkEncoding(v string) error {
+	if v == "auto" || v == "none" {
+		return nil
+	}
+	return input.ValidateEncoding(v)
+}
+
+// checkSize validates a size (--max-filesize, the regex size limits).
+func checkSize(v string) error {
+	if _, err := ParseHumanSize(v); err != nil {
+		return fmt.Errorf("invalid size: invalid format for size '%s', which should be a non-empty sequence of digits followed by an optional 'K', 'M' or 'G' suffix", v)
+	}
+	return nil
+}
+
+// checkColor validates one --colors spec.
+func checkColor(v string) error {
+	_, err := printer.ParseColors([]string{v})
+	return err
 }

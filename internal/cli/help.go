@@ -36,11 +36,14 @@ var flagHelp = map[string]string{
 	"files-without-match":          "Print only the paths of files without a match.",
 	"fixed-strings":                "Treat patterns as literal text, not regexes.",
 	"follow":                       "Follow symbolic links while walking.",
+	"generate":                     "Print a man page or a shell completion script: man, complete-bash, complete-zsh, complete-fish, complete-powershell.",
 	"glob":                         "Include (or, with !, exclude) paths matching GLOB (repeatable).",
 	"glob-case-insensitive":        "Match every --glob case-insensitively.",
 	"heading":                      "Print the file path above each file's matches.",
 	"help":                         "Print this help.",
 	"hidden":                       "Search hidden files and directories.",
+	"hostname-bin":                 "Program whose output is {host} in hyperlinks (default: the system's host name).",
+	"hyperlink-format":             "Print paths as OSC-8 links: an alias (default, none, cursor, file, grep+, kitty, macvim, textmate, vscode, vscode-insiders, vscodium) or a format with {path} {host} {line} {column} {wslprefix}.",
 	"iglob":                        "Like --glob, matched case-insensitively.",
 	"ignore-case":                  "Match case-insensitively (Unicode simple folding).",
 	"ignore-file":                  "Read more ignore rules from PATH (repeatable).",
@@ -96,6 +99,7 @@ var flagHelp = map[string]string{
 	"sort":                         "Sort results: path, modified, accessed, created, none.",
 	"sortr":                        "Sort results in reverse order.",
 	"stats":                        "Print statistics after the search.",
+	"stop-on-nonmatch":             "Stop reading a file at the first non-matching line after a match (overrides -U).",
 	"text":                         "Search binary files as text.",
 	"threads":                      "Number of threads (0 = choose).",
 	"trim":                         "Trim leading ASCII whitespace from printed lines.",
@@ -125,9 +129,9 @@ var flagHelp = map[string]string{
 // WriteHelp prints evgrep's help in rg's layout: usage, arguments, then
 // every flag with its short form and value name.
 func WriteHelp(w io.Writer, version string) {
-	fmt.Fprintf(w, "evgrep %s (ripgrep 13.0.0 compatible)\n", version)
+	fmt.Fprintf(w, "evgrep %s (ripgrep 15.2.0 compatible)\n", version)
 	fmt.Fprint(w, `Search a source tree recursively for a regex pattern, honouring .gitignore,
-hidden files and binary files as ripgrep 13 does, and answer coding agents
+hidden files and binary files as ripgrep 15.2 does, and answer coding agents
 with bounded evidence (--agent, --mcp).
 
 USAGE:

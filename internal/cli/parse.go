@@ -2,11 +2,13 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
-// UsageError is a command-line error that rg reports through clap: printed to
+// UsageError is a command-line error, in rg 15's one-line form: printed to
 // stderr, exit code 2.
 type UsageError struct{ Msg string }
 
@@ -59,50 +61,45 @@ func (a *Args) InOrder(names ...string) []FlagValue {
 	return out
 }
 
-const usageTail = `
-
-USAGE:
-    
-    rg [OPTIONS] PATTERN [PATH ...]
-    rg [OPTIONS] -e PATTERN ... [PATH ...]
-    rg [OPTIONS] -f PATTERNFILE ... [PATH ...]
-    rg [OPTIONS] --files [PATH ...]
-    rg [OPTIONS] --type-list
-    command | rg [OPTIONS] PATTERN
-    rg [OPTIONS] --help
-    rg [OPTIONS] --version
-
-For more information try --help
-`
-
+// usageErr is a command-line error in rg 15's one-line form.
 func usageErr(format string, a ...any) error {
-	return &UsageError{Msg: "error: " + fmt.Sprintf(format, a...) + usageTail}
+	return &UsageError{Msg: fmt.Sprintf(format, a...)}
 }
 
-// Parse splits argv (without the program name) as clap does for rg 13.
+// Parse splits argv (without the program name) as rg 15 does.
 func Parse(argv []string) (*Args, error) {
 	a := &Args{
 		present:     map[string]bool{},
 		values:      map[string][]string{},
 		occurrences: map[string]int{},
 	}
-	order := []string{} // flags in the order seen, for conflict checks
-	set := func(d *flagDef, val string, hasVal bool) error {
-		if d.number && hasVal {
-			if _, err := strconv.ParseUint(val, 10, 64); err != nil {
-				return usageErr("Invalid value for '--%s <%s>': invalid digit found in string", d.long, "NUM")
-			}
-		}
-		if len(d.possible) > 0 && hasVal {
-			ok := false
-			for _, p := range d.possible {
-				if p == val {
-					ok = true
+	// as is the flag as written (-A or --after-context), for messages.
+	var set func(d *flagDef, as, val string, hasVal bool) error
+	set = func(d *flagDef, as, val string, hasVal bool) error {
+		if d.long == "pretty" {
+			// rg 15: -p is --color=always --heading --line-number where
+			// it stands, each overridden by a later flag.
+			for _, f := range [][2]string{{"color", "always"}, {"heading", ""}, {"line-number", ""}} {
+				if err := set(byLong[f[0]], as, f[1], f[1] != ""); err != nil {
+					return err
 				}
 			}
-			if !ok {
-				return usageErr("'%s' isn't a valid value for '--%s <%s>'\n\t[possible values: %s]", val, d.long, strings.ToUpper(d.long), strings.Join(d.possible, ", "))
+		}
+		if d.number && hasVal {
+			if _, err := strconv.ParseUint(val, 10, 64); err != nil {
+				return usageErr("error parsing flag %s: value is not a valid number: invalid digit found in string", as)
 			}
+		}
+		if d.check != nil && hasVal {
+			if !utf8.ValidString(val) {
+				return usageErr("error parsing flag %s: value is not valid UTF-8", as)
+			}
+			if err := d.check(val); err != nil {
+				return usageErr("error parsing flag %s: %v", as, err)
+			}
+		}
+		if len(d.possible) > 0 && hasVal && !slices.Contains(d.possible, val) {
+			return usageErr("error parsing flag %s: choice '%s' is unrecognized", as, val)
 		}
 		for _, o := range d.overrides {
 			delete(a.present, o)
@@ -118,7 +115,6 @@ func Parse(argv []string) (*Args, error) {
 				a.values[d.long] = []string{val}
 			}
 		}
-		order = append(order, d.long)
 		return nil
 	}
 	i := 0
@@ -132,37 +128,39 @@ func Parse(argv []string) (*Args, error) {
 		case strings.HasPrefix(arg, "--"):
 			name, val, hasEq := strings.Cut(arg[2:], "=")
 			d := byLong[name]
+			as := "--" + name
 			if d == nil {
-				return nil, usageErr("Found argument '--%s' which wasn't expected, or isn't valid in this context", name)
+				return nil, usageErr("unrecognized flag %s", as)
 			}
 			if !d.value {
 				if hasEq {
-					return nil, usageErr("Found argument '%s' which wasn't expected, or isn't valid in this context", arg)
+					return nil, usageErr("invalid CLI arguments: unexpected argument for option '%s': %q", as, val)
 				}
-				if err := set(d, "", false); err != nil {
+				if err := set(d, as, "", false); err != nil {
 					return nil, err
 				}
 				continue
 			}
 			if !hasEq {
 				if i >= len(argv) || (!d.hyphen && looksLikeFlag(argv[i])) {
-					return nil, usageErr("The argument '--%s <%s>' requires a value but none was supplied", d.long, strings.ToUpper(d.long))
+					return nil, usageErr("missing value for flag %s: missing argument for option '%s'", as, as)
 				}
 				val = argv[i]
 				i++
 			}
-			if err := set(d, val, true); err != nil {
+			if err := set(d, as, val, true); err != nil {
 				return nil, err
 			}
 		case strings.HasPrefix(arg, "-") && len(arg) > 1:
 			cluster := arg[1:]
 			for k := 0; k < len(cluster); k++ {
 				d := byShort[cluster[k]]
+				as := "-" + string(cluster[k])
 				if d == nil {
-					return nil, usageErr("Found argument '-%c' which wasn't expected, or isn't valid in this context", cluster[k])
+					return nil, usageErr("unrecognized flag %s", as)
 				}
 				if !d.value {
-					if err := set(d, "", false); err != nil {
+					if err := set(d, as, "", false); err != nil {
 						return nil, err
 					}
 					continue
@@ -173,36 +171,18 @@ func Parse(argv []string) (*Args, error) {
 					val = strings.TrimPrefix(rest, "=")
 				} else {
 					if i >= len(argv) || (!d.hyphen && looksLikeFlag(argv[i])) {
-						return nil, usageErr("The argument '-%c <%s>' requires a value but none was supplied", d.short, strings.ToUpper(d.long))
+						return nil, usageErr("missing value for flag %s: missing argument for option '%s'", as, as)
 					}
 					val = argv[i]
 					i++
 				}
-				if err := set(d, val, true); err != nil {
+				if err := set(d, as, val, true); err != nil {
 					return nil, err
 				}
 				break
 			}
 		default:
 			a.Positional = append(a.Positional, arg)
-		}
-	}
-	// Conflicts are checked on what survived the overrides.
-	for _, name := range order {
-		if !a.present[name] {
-			continue
-		}
-		d := byLong[name]
-		for _, c := range d.conflicts {
-			if c == "pattern" {
-				if len(a.Positional) > 0 {
-					return nil, usageErr("The argument '--%s' cannot be used with '<PATTERN>'", name)
-				}
-				continue
-			}
-			if a.present[c] {
-				return nil, usageErr("The argument '--%s' cannot be used with '--%s'", c, name)
-			}
 		}
 	}
 	return a, nil

@@ -56,6 +56,40 @@ type Options struct {
 	IncludeZero bool
 	// UTF16Columns adds UTF-16 columns to --json submatches (evgrep only).
 	UTF16Columns bool
+	// Hyperlink is --hyperlink-format (nil: none).
+	Hyperlink *Hyperlink
+}
+
+// HyperlinksOn reports whether paths are printed as hyperlinks: a format
+// is set, colours are on and paths keep their separator (as rg 15).
+func (o *Options) HyperlinksOn() bool {
+	return o.Hyperlink != nil && o.Color && o.PathSeparator == 0
+}
+
+// AppendLinkOpen starts the hyperlink of a path printed on its own
+// (--files), when hyperlinks are on.
+func (o *Options) AppendLinkOpen(dst []byte, path string) []byte {
+	if hp := o.hyperlinkPath(path); hp != nil {
+		return o.Hyperlink.appendOpen(dst, hp, 0, 0)
+	}
+	return dst
+}
+
+// AppendLinkClose ends what AppendLinkOpen started.
+func (o *Options) AppendLinkClose(dst []byte) []byte {
+	if o.HyperlinksOn() {
+		return append(dst, hyperlinkClose...)
+	}
+	return dst
+}
+
+// hyperlinkPath is the {path} of a printed path, nil without hyperlinks
+// (and for standard input).
+func (o *Options) hyperlinkPath(path string) []byte {
+	if !o.HyperlinksOn() || path == "<stdin>" {
+		return nil
+	}
+	return HyperlinkPath(path)
 }
 
 // SummaryKind selects the summary printer's output.
@@ -83,10 +117,28 @@ func (o *Options) FormatPath(p string) []byte {
 type out struct {
 	opts *Options
 	buf  growbuf.Buffer // one file's output (growbuf: it may hold a huge line)
+	esc  uint64         // bytes of escape sequences in buf (writeEsc)
 }
 
-func (w *out) write(b []byte)       { w.buf.Write(b) }
+func (w *out) write(b []byte) { w.buf.Write(b) }
+
+// writeEsc writes an escape sequence (colour, hyperlink), which rg does
+// not count in "bytes printed".
+func (w *out) writeEsc(s string) {
+	w.buf.WriteString(s)
+	w.esc += uint64(len(s))
+}
+
+// printed is what --stats counts as printed: the bytes written but the
+// escape sequences.
+func (w *out) printed() uint64      { return uint64(w.buf.Written()) - w.esc }
 func (w *out) writeString(s string) { w.buf.WriteString(s) }
+
+// reset empties the buffer for the next file.
+func (w *out) reset() {
+	w.buf.Reset()
+	w.esc = 0
+}
 
 func (w *out) writeSpec(spec Spec, b []byte) {
 	// termcolor resets before and after every coloured field, even when the
@@ -95,12 +147,24 @@ func (w *out) writeSpec(spec Spec, b []byte) {
 		w.buf.Write(b)
 		return
 	}
-	w.buf.WriteString(spec.Start())
+	w.writeEsc(spec.Start())
 	w.buf.Write(b)
-	w.buf.WriteString(colorReset)
+	w.writeEsc(colorReset)
 }
 
 func (w *out) writeLineTerm() { w.buf.Write(w.opts.LineTerm) }
+
+// writeLinkedPath writes a path on its own (a heading, a summary line),
+// inside a hyperlink to its first line when hpath is set.
+func (w *out) writeLinkedPath(spec Spec, path, hpath []byte) {
+	if hpath == nil {
+		w.writeSpec(spec, path)
+		return
+	}
+	w.writeEsc(string(w.opts.Hyperlink.appendOpen(nil, hpath, 0, 0)))
+	w.writeSpec(spec, path)
+	w.writeEsc(hyperlinkClose)
+}
 
 func (w *out) writeUint(n uint64) { w.buf.WriteString(strconv.FormatUint(n, 10)) }
 
@@ -123,7 +187,18 @@ func findMatches(s *search.Searcher, m Matcher, buf []byte, start, end int, mult
 		return dst[:n]
 	}
 	hayEnd := max(start, trimTerm(s, buf[:end]))
-	return m.OccurrencesIn(buf, start, hayEnd, dst[:0])
+	dst = m.OccurrencesIn(buf, start, hayEnd, dst[:0])
+	if n := len(dst); n > 0 && pastLine(dst[n-1], start, hayEnd, end) {
+		dst = dst[:n-1]
+	}
+	return dst
+}
+
+// pastLine reports whether r (relative to start) is the empty match at the
+// end of a last line that has no terminator (hayEnd == end): rg counts only
+// matches that start before the end of the line with its terminator.
+func pastLine(r Range, start, hayEnd, end int) bool {
+	return hayEnd == end && r.Start == r.End && r.Start >= hayEnd-start
 }
 
 // multilineLookAhead is how far past a multiline match block the printers

@@ -24,6 +24,10 @@ type JSON struct {
 	beginPrinted bool
 	start        time.Time
 	stats        Stats
+	// repl and replRngs hold the line with -r applied and where each
+	// replacement is in it (the submatches' "replacement" fields).
+	repl     []byte
+	replRngs []Range
 }
 
 // NewJSON returns a JSON printer.
@@ -35,7 +39,7 @@ func NewJSON(opts *Options, m Matcher) *JSON {
 
 // Reset prepares the printer for a search of path.
 func (p *JSON) Reset(path string) {
-	p.w.buf.Reset()
+	p.w.reset()
 	p.path = []byte(path)
 	p.pathJSON = appendData(p.pathJSON[:0], p.path)
 	p.matchCount = 0
@@ -71,9 +75,9 @@ func (p *JSON) writeBegin() {
 	p.beginPrinted = true
 }
 
-func (p *JSON) shouldQuit() bool {
+func (p *JSON) shouldQuit(s *search.Searcher) bool {
 	mc := p.w.opts.MaxCount
-	if mc < 0 || p.matchCount < mc {
+	if mc < 0 || p.matchCount < mc || passthruPastLimit(s) {
 		return false
 	}
 	return p.afterLeft == 0
@@ -83,6 +87,13 @@ func (p *JSON) shouldQuit() bool {
 func (p *JSON) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	p.writeBegin()
 	p.matchCount++
+	if mc := p.w.opts.MaxCount; mc >= 0 && p.matchCount > mc && passthruPastLimit(s) {
+		p.replRngs = p.replRngs[:0]
+		forEachLine(m.Bytes, s.Config().LineTerm, m.AbsOffset, m.LineNumber, func(line []byte, abs int64, lineNo uint64) {
+			p.writeLineMessage("context", line, lineNo, abs, nil)
+		})
+		return true, nil
+	}
 	if mc := p.w.opts.MaxCount; mc >= 0 && p.matchCount > mc {
 		p.afterLeft = max(p.afterLeft-1, 0)
 	} else {
@@ -93,25 +104,31 @@ func (p *JSON) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 		// One line: its submatches are written as they are found, so
 		// that a huge line of millions of them lists none in memory.
 		hayEnd := max(m.Start, trimTerm(s, m.Buffer[:m.Start+len(m.Bytes)]))
+		p.replace(s, m.Buffer, m.Start, m.Start+len(m.Bytes), false)
 		p.writeLineHead("match", m.Bytes, m.LineNumber, m.AbsOffset)
 		var n uint64
 		p.u16 = utf16Cursor{b: m.Bytes}
+		end := m.Start + len(m.Bytes)
 		p.m.EachOccurrenceIn(m.Buffer, m.Start, hayEnd, func(r Range) bool {
+			if pastLine(r, m.Start, hayEnd, end) {
+				return true
+			}
 			if n > 0 {
 				p.w.buf.WriteByte(',')
 			}
+			p.writeSubmatch(m.Bytes, r, int(n))
 			n++
-			p.writeSubmatch(m.Bytes, r)
 			return true
 		})
 		p.w.buf.WriteString("]}}\n")
 		p.stats.Matches += n
-		return !p.shouldQuit(), nil
+		return !p.shouldQuit(s), nil
 	}
 	p.matches = findMatches(s, p.m, m.Buffer, m.Start, m.Start+len(m.Bytes), true, p.matches)
 	p.stats.Matches += uint64(len(p.matches))
+	p.replace(s, m.Buffer, m.Start, m.Start+len(m.Bytes), true)
 	p.writeLineMessage("match", m.Bytes, m.LineNumber, m.AbsOffset, p.matches)
-	return !p.shouldQuit(), nil
+	return !p.shouldQuit(s), nil
 }
 
 // Context implements search.Sink.
@@ -121,11 +138,13 @@ func (p *JSON) Context(s *search.Searcher, c *search.Context) (bool, error) {
 	if c.Kind == search.ContextAfter {
 		p.afterLeft = max(p.afterLeft-1, 0)
 	}
+	p.replRngs = p.replRngs[:0]
 	if s.Config().Invert {
 		p.matches = findMatches(s, p.m, c.Bytes, 0, len(c.Bytes), false, p.matches)
+		p.replace(s, c.Bytes, 0, len(c.Bytes), false)
 	}
 	p.writeLineMessage("context", c.Bytes, c.LineNumber, c.AbsOffset, p.matches)
-	return !p.shouldQuit(), nil
+	return !p.shouldQuit(s), nil
 }
 
 // ContextBreak implements search.Sink.
@@ -136,15 +155,17 @@ func (p *JSON) BinaryData(*search.Searcher, int64) (bool, error) { return true, 
 
 // Finish implements search.Sink.
 func (p *JSON) Finish(s *search.Searcher, f *search.Finish) error {
-	if !p.beginPrinted {
-		return nil
-	}
+	// rg 15 counts every search in the summary, also those that printed
+	// nothing (no begin or end message).
 	p.stats.Elapsed = time.Since(p.start)
 	p.stats.Searches = 1
 	if p.matchCount > 0 {
 		p.stats.SearchesWithMatch = 1
 	}
 	p.stats.BytesSearched = uint64(f.ByteCount)
+	if !p.beginPrinted {
+		return nil
+	}
 	p.stats.BytesPrinted = uint64(p.w.buf.Written())
 	b := &p.w.buf
 	b.WriteString(`{"type":"end","data":{"path":`)
@@ -169,6 +190,20 @@ func (p *JSON) Finish(s *search.Searcher, f *search.Finish) error {
 	return nil
 }
 
+// replace computes the replacements of -r for the submatches (rg 15's
+// "replacement" field), over the same bytes as the standard printer.
+func (p *JSON) replace(s *search.Searcher, buf []byte, start, end int, multi bool) {
+	p.replRngs = p.replRngs[:0]
+	if !p.w.opts.HasReplacement {
+		return
+	}
+	hayEnd := min(len(buf), end+multilineLookAhead)
+	if !s.Config().Multiline || !multi {
+		hayEnd = max(start, trimTerm(s, buf[:end]))
+	}
+	p.repl, p.replRngs = p.m.Replace(p.repl[:0], buf[start:hayEnd], p.w.opts.Replacement, p.replRngs)
+}
+
 type byteWriter interface {
 	WriteString(string) (int, error)
 	Write([]byte) (int, error)
@@ -187,7 +222,7 @@ func (p *JSON) writeLineMessage(kind string, lines []byte, lineNo uint64, abs in
 		if i > 0 {
 			p.w.buf.WriteByte(',')
 		}
-		p.writeSubmatch(lines, m)
+		p.writeSubmatch(lines, m, i)
 	}
 	p.w.buf.WriteString("]}}\n")
 }
@@ -209,13 +244,20 @@ func (p *JSON) writeLineHead(kind string, lines []byte, lineNo uint64, abs int64
 	b.WriteString(`,"submatches":[`)
 }
 
-// writeSubmatch writes the submatch m of lines (UTF-16 columns from p.u16,
-// which must walk lines).
-func (p *JSON) writeSubmatch(lines []byte, m Range) {
+// writeSubmatch writes the submatch m of lines, the i-th of its line
+// (UTF-16 columns from p.u16, which must walk lines; its replacement from
+// p.replRngs with -r, rg 15's "replacement").
+func (p *JSON) writeSubmatch(lines []byte, m Range, i int) {
 	b := &p.w.buf
 	b.WriteString(`{"match":`)
 	p.tmp = appendData(p.tmp[:0], lines[m.Start:m.End])
 	b.Write(p.tmp)
+	if p.w.opts.HasReplacement && i < len(p.replRngs) {
+		r := p.replRngs[i]
+		b.WriteString(`,"replacement":`)
+		p.tmp = appendData(p.tmp[:0], p.repl[r.Start:r.End])
+		b.Write(p.tmp)
+	}
 	p.tmp = append(append(append(p.tmp[:0], `,"start":`...), strconv.Itoa(m.Start)...), `,"end":`...)
 	p.tmp = strconv.AppendInt(p.tmp, int64(m.End), 10)
 	if p.w.opts.UTF16Columns {

@@ -1,7 +1,9 @@
 package printer
 
 import (
+	"bytes"
 	"fmt"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -25,21 +27,28 @@ type Standard struct {
 	stats        Stats
 	needMatches  bool
 	one          [1]Range // the range of one -o occurrence
+	// sunk are the matches of the line being printed (after -r).
+	sunk []Range
+	// hpath is the file's hyperlink path (nil: no hyperlinks).
+	hpath   []byte
+	scratch []byte
 }
 
 // NewStandard returns a standard printer.
 func NewStandard(opts *Options, m Matcher) *Standard {
 	p := &Standard{m: m}
 	p.w.opts = opts
-	p.needMatches = (opts.Color && !opts.Colors.Match.IsNone()) || opts.Column || opts.HasReplacement || opts.PerMatch || opts.OnlyMatching || opts.Stats
+	p.needMatches = (opts.Color && !opts.Colors.Match.IsNone()) || opts.HyperlinksOn() || opts.Column || opts.HasReplacement || opts.PerMatch || opts.OnlyMatching || opts.Stats
 	return p
 }
 
 // Reset prepares the printer for a search of path.
 func (p *Standard) Reset(path string) {
-	p.w.buf.Reset()
+	p.w.reset()
+	p.hpath = nil
 	if p.w.opts.WithFilename {
 		p.path = p.w.opts.FormatPath(path)
+		p.hpath = p.w.opts.hyperlinkPath(path)
 	} else {
 		p.path = nil
 	}
@@ -71,26 +80,42 @@ func (p *Standard) moreThanLimit() bool {
 	return p.opts().MaxCount >= 0 && p.matchCount > p.opts().MaxCount
 }
 
-func (p *Standard) shouldQuit() bool {
-	if p.opts().MaxCount < 0 || p.matchCount < p.opts().MaxCount {
+func (p *Standard) shouldQuit(s *search.Searcher) bool {
+	if p.opts().MaxCount < 0 || p.matchCount < p.opts().MaxCount || passthruPastLimit(s) {
 		return false
 	}
 	return p.afterLeft == 0
 }
 
+// passthruPastLimit reports whether matches past -m are shown as context
+// lines until the end of the input (rg 15 with --passthru).
+func passthruPastLimit(s *search.Searcher) bool {
+	return s.Config().Passthru && !s.Config().Invert
+}
+
 // Matched implements search.Sink.
 func (p *Standard) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	p.matchCount++
+	if p.moreThanLimit() && passthruPastLimit(s) {
+		p.matches = p.matches[:0]
+		forEachLine(m.Bytes, s.Config().LineTerm, m.AbsOffset, m.LineNumber, func(line []byte, abs int64, lineNo uint64) {
+			p.sink(s, line, abs, lineNo, true, false)
+		})
+		return true, nil
+	}
 	if p.moreThanLimit() {
 		p.afterLeft = max(p.afterLeft-1, 0)
 	} else {
 		p.afterLeft = s.Config().After
 	}
 	start, end := m.Start, m.Start+len(m.Bytes)
-	if p.opts().OnlyMatching && !p.opts().HasReplacement && !s.Config().Multiline &&
+	// A preview without colour counts the line's matches (rg), which the
+	// streaming -o path does not keep.
+	preview := p.opts().MaxColumns > 0 && p.opts().MaxColumnsPreview
+	if p.opts().OnlyMatching && !p.opts().HasReplacement && !s.Config().Multiline && !preview &&
 		!(s.Config().Binary == search.BinaryConvert && p.binaryOffset >= 0) {
 		p.onlyMatching(s, m)
-		return !p.shouldQuit(), nil
+		return !p.shouldQuit(s), nil
 	}
 	p.matches = p.matches[:0]
 	if p.needMatches {
@@ -105,7 +130,7 @@ func (p *Standard) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 		return false, nil
 	}
 	p.sink(s, m.Bytes, m.AbsOffset, m.LineNumber, false, hasRepl)
-	return !p.shouldQuit(), nil
+	return !p.shouldQuit(s), nil
 }
 
 // onlyMatching prints a match line's occurrences as -o does (sink's
@@ -113,9 +138,14 @@ func (p *Standard) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 // occurrences lists none of them in memory.
 func (p *Standard) onlyMatching(s *search.Searcher, m *search.Match) {
 	p.writeSearchPrelude()
+	p.sunk = nil
 	hayEnd := max(m.Start, trimTerm(s, m.Buffer[:m.Start+len(m.Bytes)]))
 	var n uint64
+	end := m.Start + len(m.Bytes)
 	p.m.EachOccurrenceIn(m.Buffer, m.Start, hayEnd, func(r Range) bool {
+		if pastLine(r, m.Start, hayEnd, end) {
+			return true
+		}
 		n++
 		p.writePrelude(m.AbsOffset+int64(r.Start), m.LineNumber, 0, uint64(r.Start)+1, false)
 		b := m.Bytes[r.Start:r.End]
@@ -151,7 +181,7 @@ func (p *Standard) Context(s *search.Searcher, c *search.Context) (bool, error) 
 		return false, nil
 	}
 	p.sink(s, c.Bytes, c.AbsOffset, c.LineNumber, true, hasRepl)
-	return !p.shouldQuit(), nil
+	return !p.shouldQuit(s), nil
 }
 
 // ContextBreak implements search.Sink.
@@ -173,7 +203,7 @@ func (p *Standard) BinaryData(s *search.Searcher, offset int64) (bool, error) {
 func (p *Standard) Finish(s *search.Searcher, f *search.Finish) error {
 	if p.binaryOffset >= 0 && p.matchCount > 0 {
 		if p.path != nil {
-			p.w.writeSpec(p.opts().Colors.Path, p.path)
+			p.w.writeLinkedPath(p.opts().Colors.Path, p.path, p.hpath)
 			p.w.writeString(": ")
 		}
 		switch s.Config().Binary {
@@ -190,7 +220,7 @@ func (p *Standard) Finish(s *search.Searcher, f *search.Finish) error {
 			p.stats.SearchesWithMatch = 1
 		}
 		p.stats.BytesSearched = uint64(f.ByteCount)
-		p.stats.BytesPrinted = uint64(p.w.buf.Written())
+		p.stats.BytesPrinted = p.w.printed()
 	}
 	return nil
 }
@@ -200,17 +230,46 @@ func (p *Standard) replace(s *search.Searcher, buf []byte, start, end int, multi
 	if !p.opts().HasReplacement {
 		return false
 	}
-	// rg 13 replaces in multiline blocks through its look-ahead window, not
-	// just to the end of the block, and prints what that yields.
+	// In a multiline block the pattern sees the look-ahead window past
+	// the block, but (rg 15) only the matches that start inside the block
+	// are replaced, and nothing past the block is printed.
 	hayEnd := min(len(buf), end+multilineLookAhead)
 	if !s.Config().Multiline || !multi {
 		hayEnd = max(start, trimTerm(s, buf[:end]))
 	}
 	if cr, ok := p.m.(contextReplacer); ok {
 		p.repl, p.replRngs = cr.ReplaceIn(p.repl[:0], buf[:hayEnd], start, end, p.opts().Replacement, p.replRngs[:0])
+		if !s.Config().Multiline || !multi {
+			p.repl = append(p.repl, buf[hayEnd:end]...)
+		}
 		return true
 	}
-	p.repl, p.replRngs = p.m.Replace(p.repl[:0], buf[start:hayEnd], p.opts().Replacement, p.replRngs[:0])
+	hay := buf[start:hayEnd]
+	p.repl, p.replRngs = p.m.Replace(p.repl[:0], hay, p.opts().Replacement, p.replRngs[:0])
+	if !s.Config().Multiline || !multi {
+		if n := len(p.replRngs); n > len(p.matches) && n > 0 && hayEnd == end && p.replRngs[n-1].End == len(p.repl) {
+			// The empty match at the end of a last line without a
+			// terminator is not one (pastLine): nothing replaces it.
+			p.repl, p.replRngs = p.repl[:p.replRngs[n-1].Start], p.replRngs[:n-1]
+		}
+		// rg 15 keeps the line's own terminator after the replaced text
+		// ("\n" stays "\n" with --crlf when printed without colour).
+		p.repl = append(p.repl, buf[hayEnd:end]...)
+	}
+	if s.Config().Multiline && multi {
+		k, blockLen := len(p.matches), end-start
+		if k <= len(p.replRngs) {
+			cut, from := 0, 0
+			if k > 0 {
+				cut, from = p.replRngs[k-1].End, p.matches[k-1].End
+			}
+			p.repl = p.repl[:cut]
+			if from < blockLen {
+				p.repl = append(p.repl, hay[from:blockLen]...)
+			}
+			p.replRngs = p.replRngs[:k]
+		}
+	}
 	return true
 }
 
@@ -233,6 +292,7 @@ func (p *Standard) sink(s *search.Searcher, bytes []byte, absOffset int64, lineN
 		bytes = p.repl
 		matches = p.replRngs
 	}
+	p.sunk = matches
 	multi := s.Config().Multiline && !isCtx
 	if len(matches) == 0 {
 		if multi {
@@ -335,6 +395,7 @@ func (p *Standard) sinkSlowMulti(s *search.Searcher, bytes []byte, absOffset int
 				}
 				p.writePrelude(absOffset+int64(line.Start), lineNo, count, uint64(col)+1, false)
 				count++
+				line = p.trimLead(bytes, line)
 				if p.exceeds(bytes[line.Start:line.End]) {
 					zero := 0
 					p.writeExceeded(bytes, line, []Range{m}, &zero, false, nOrig)
@@ -373,6 +434,7 @@ func (p *Standard) sinkSlowMulti(s *search.Searcher, bytes []byte, absOffset int
 			ls = le
 			p.writePrelude(absOffset+int64(line.Start), lineNo, count, uint64(matches[0].Start)+1, false)
 			count++
+			line = p.trimLead(bytes, line)
 			if p.exceeds(bytes[line.Start:line.End]) {
 				p.writeExceeded(bytes, line, matches, &midx, false, nOrig)
 				continue
@@ -394,7 +456,7 @@ func (p *Standard) writeSearchPrelude() {
 		return
 	}
 	if p.opts().Heading && p.path != nil {
-		p.w.writeSpec(p.opts().Colors.Path, p.path)
+		p.w.writeLinkedPath(p.opts().Colors.Path, p.path, p.hpath)
 		if p.opts().NullPath {
 			p.w.write([]byte{0})
 		} else {
@@ -403,31 +465,52 @@ func (p *Standard) writeSearchPrelude() {
 	}
 }
 
+// writePrelude writes the fields before a line: path, line number,
+// column, byte offset, each followed by its separator. With hyperlinks
+// (rg 15) a link spans them all but the last separator, and is written
+// whenever the file's path is shown (in a heading too).
 func (p *Standard) writePrelude(absOffset int64, lineNo, lineDelta, column uint64, isCtx bool) {
 	sep := p.opts().FieldMatchSep
 	if isCtx {
 		sep = p.opts().FieldContextSep
 	}
-	if !p.opts().Heading && p.path != nil {
-		p.w.writeSpec(p.opts().Colors.Path, p.path)
-		if p.opts().NullPath {
-			p.w.write([]byte{0})
-		} else {
-			p.w.write(sep)
+	var pending []byte // the separator owed before the next field
+	field := func(spec Spec, b []byte, after []byte) {
+		p.w.write(pending)
+		p.w.writeSpec(spec, b)
+		pending = after
+	}
+	// Under a heading, a line gets a link of its own only when the format
+	// names the line (else the heading's link says it all).
+	link := p.hpath != nil && (!p.opts().Heading || p.opts().Hyperlink.usesLine)
+	if link {
+		line := uint64(0)
+		if lineNo > 0 {
+			line = lineNo + lineDelta
 		}
+		p.scratch = p.opts().Hyperlink.appendOpen(p.scratch[:0], p.hpath, line, column)
+		p.w.writeEsc(string(p.scratch))
+	}
+	if !p.opts().Heading && p.path != nil {
+		after := sep
+		if p.opts().NullPath {
+			after = []byte{0}
+		}
+		field(p.opts().Colors.Path, p.path, after)
 	}
 	if lineNo > 0 {
-		p.w.writeSpec(p.opts().Colors.Line, []byte(fmt.Sprint(lineNo+lineDelta)))
-		p.w.write(sep)
+		field(p.opts().Colors.Line, strconv.AppendUint(p.scratch[:0], lineNo+lineDelta, 10), sep)
 	}
 	if column > 0 && p.opts().Column {
-		p.w.writeSpec(p.opts().Colors.Column, []byte(fmt.Sprint(column)))
-		p.w.write(sep)
+		field(p.opts().Colors.Column, strconv.AppendUint(p.scratch[:0], column, 10), sep)
 	}
 	if p.opts().ByteOffset {
-		p.w.writeSpec(p.opts().Colors.Column, []byte(fmt.Sprint(absOffset)))
-		p.w.write(sep)
+		field(p.opts().Colors.Column, strconv.AppendInt(p.scratch[:0], absOffset, 10), sep)
 	}
+	if link {
+		p.w.writeEsc(hyperlinkClose)
+	}
+	p.w.write(pending)
 }
 
 func (p *Standard) exceeds(line []byte) bool {
@@ -435,27 +518,35 @@ func (p *Standard) exceeds(line []byte) bool {
 }
 
 func (p *Standard) writeLine(line []byte, matches []Range, isCtx bool, nOrig int) {
+	// rg 15 trims before it measures the line against -M.
+	line = line[p.trimLead(line, Range{Start: 0, End: len(line)}).Start:]
 	if p.exceeds(line) {
 		zero := 0
 		p.writeExceeded(line, Range{Start: 0, End: len(line)}, matches, &zero, isCtx, nOrig)
 		return
 	}
-	p.writeTrim(line)
+	p.w.write(line)
 	if !p.hasTerm(line) {
 		p.w.writeLineTerm()
 	}
 }
 
-func (p *Standard) writeTrim(line []byte) {
+// trimLead drops the ASCII whitespace that starts b[r] with --trim, but
+// not a line terminator.
+func (p *Standard) trimLead(b []byte, r Range) Range {
 	if !p.opts().Trim {
-		p.w.write(line)
-		return
+		return r
 	}
-	t := lenTerm(p, line)
-	body := line[:len(line)-t]
-	r := trimPrefix(body, Range{Start: 0, End: len(body)})
-	p.w.write(body[r.Start:])
-	p.w.write(line[len(line)-t:])
+	lt := p.opts().LineTerm
+	for r.Start < r.End && bytes.IndexByte(lt, b[r.Start]) < 0 {
+		switch b[r.Start] {
+		case '\t', '\n', '\v', '\f', '\r', ' ':
+			r.Start++
+			continue
+		}
+		break
+	}
+	return r
 }
 
 // lenTerm is the length of the line terminator that ends line (0 if none).
@@ -471,11 +562,13 @@ func lenTerm(p *Standard, line []byte) int {
 
 func (p *Standard) writeColoredLine(matches []Range, b []byte, isCtx bool, nOrig int) {
 	if !p.opts().Color || p.opts().Colors.Match.IsNone() {
-		p.writeLine(b, matches, isCtx, nOrig)
+		// As rg: without colour the line is written plainly, and a
+		// preview counts the line's own matches.
+		p.writeLine(b, p.sunk, isCtx, nOrig)
 		return
 	}
-	line := Range{Start: 0, End: len(b)}
-	if p.exceeds(b) {
+	line := p.trimLead(b, Range{Start: 0, End: len(b)})
+	if p.exceeds(b[line.Start:line.End]) {
 		zero := 0
 		p.writeExceeded(b, line, matches, &zero, isCtx, nOrig)
 		return
@@ -503,7 +596,7 @@ func (p *Standard) writeColoredMatches(b []byte, line Range, matches []Range, mi
 				continue
 			}
 			if inColor {
-				p.w.writeString(colorReset)
+				p.w.writeEsc(colorReset)
 				inColor = false
 			}
 			p.w.write(b[line.Start:line.End])
@@ -513,7 +606,7 @@ func (p *Standard) writeColoredMatches(b []byte, line Range, matches []Range, mi
 		if line.Start < m.Start {
 			upto := min(line.End, m.Start)
 			if inColor {
-				p.w.writeString(colorReset)
+				p.w.writeEsc(colorReset)
 				inColor = false
 			}
 			p.w.write(b[line.Start:upto])
@@ -521,7 +614,7 @@ func (p *Standard) writeColoredMatches(b []byte, line Range, matches []Range, mi
 		} else {
 			upto := min(line.End, m.End)
 			if !inColor && p.opts().Color && !spec.IsNone() {
-				p.w.writeString(spec.Start())
+				p.w.writeEsc(spec.Start())
 				inColor = true
 			}
 			p.w.write(b[line.Start:upto])
@@ -529,7 +622,7 @@ func (p *Standard) writeColoredMatches(b []byte, line Range, matches []Range, mi
 		}
 	}
 	if inColor {
-		p.w.writeString(colorReset)
+		p.w.writeEsc(colorReset)
 	}
 }
 
@@ -574,6 +667,19 @@ func (p *Standard) writeExceeded(b []byte, line Range, matches []Range, midx *in
 		fmt.Fprintf(&p.w.buf, "[Omitted long line with %d matches]", nOrig)
 	}
 	p.w.writeLineTerm()
+}
+
+// forEachLine calls f with each line of a block, its offset and its line
+// number (0 stays 0: line numbers off).
+func forEachLine(b []byte, term byte, abs int64, lineNo uint64, f func([]byte, int64, uint64)) {
+	for ls := 0; ls < len(b); {
+		le := lineEndIn(b, ls, term)
+		f(b[ls:le], abs+int64(ls), lineNo)
+		if lineNo > 0 {
+			lineNo++
+		}
+		ls = le
+	}
 }
 
 func trimPrefix(b []byte, r Range) Range {

@@ -33,9 +33,9 @@ func fractional(d time.Duration) string {
 	return fmt.Sprintf("%0.6f", d.Seconds())
 }
 
-// WriteStats prints --stats in rg's text form.
+// WriteStats prints --stats in rg 15's text form.
 func WriteStats(w io.Writer, s *Stats, total time.Duration) error {
-	_, err := fmt.Fprintf(w, "\n%d matches\n%d matched lines\n%d files contained matches\n%d files searched\n%d bytes printed\n%d bytes searched\n%s seconds spent searching\n%s seconds\n",
+	_, err := fmt.Fprintf(w, "\n%d matches\n%d matched lines\n%d files contained matches\n%d files searched\n%d bytes printed\n%d bytes searched\n%s seconds spent searching\n%s seconds total\n",
 		s.Matches, s.MatchedLines, s.SearchesWithMatch, s.Searches, s.BytesPrinted, s.BytesSearched, fractional(s.Elapsed), fractional(total))
 	return err
 }

@@ -12,8 +12,10 @@ type Summary struct {
 	w            out
 	m            Matcher
 	path         []byte // nil when the path is not shown
+	hpath        []byte // its hyperlink path (nil: none)
 	kind         SummaryKind
 	matchCount   uint64
+	afterLeft    int // after-context lines left after the last match
 	binaryOffset int64
 	start        time.Time
 	stats        Stats
@@ -35,12 +37,14 @@ func (p *Summary) requiresPath() bool {
 
 // Reset prepares the printer for a search of path.
 func (p *Summary) Reset(path string) {
-	p.w.buf.Reset()
-	p.path = nil
+	p.w.reset()
+	p.path, p.hpath = nil, nil
 	if p.w.opts.WithFilename || p.requiresPath() {
 		p.path = p.w.opts.FormatPath(path)
+		p.hpath = p.w.opts.hyperlinkPath(path)
 	}
 	p.matchCount = 0
+	p.afterLeft = 0
 	p.binaryOffset = -1
 	p.start = time.Now()
 	p.stats = Stats{}
@@ -59,8 +63,10 @@ func (p *Summary) quitEarly() bool {
 	return p.kind == SummaryQuiet || p.kind == SummaryPathWithMatch || p.kind == SummaryPathWithoutMatch
 }
 
+// shouldQuit: -m is reached and no after-context line is left (rg 15
+// counts the matching lines within the after context of the last one).
 func (p *Summary) shouldQuit() bool {
-	return p.w.opts.MaxCount >= 0 && p.matchCount >= uint64(p.w.opts.MaxCount)
+	return p.w.opts.MaxCount >= 0 && p.matchCount >= uint64(p.w.opts.MaxCount) && p.afterLeft == 0
 }
 
 // Matched implements search.Sink.
@@ -78,6 +84,11 @@ func (p *Summary) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	} else {
 		p.matchCount++
 	}
+	if mc := p.w.opts.MaxCount; mc >= 0 && p.matchCount > uint64(mc) {
+		p.afterLeft = max(p.afterLeft-1, 0)
+	} else {
+		p.afterLeft = s.Config().After
+	}
 	if p.track {
 		p.stats.Matches += n
 		p.stats.MatchedLines += countLines(m.Bytes, s.Config().LineTerm)
@@ -88,7 +99,12 @@ func (p *Summary) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 }
 
 // Context implements search.Sink.
-func (p *Summary) Context(*search.Searcher, *search.Context) (bool, error) { return true, nil }
+func (p *Summary) Context(_ *search.Searcher, c *search.Context) (bool, error) {
+	if c.Kind == search.ContextAfter {
+		p.afterLeft = max(p.afterLeft-1, 0)
+	}
+	return !p.shouldQuit(), nil
+}
 
 // ContextBreak implements search.Sink.
 func (p *Summary) ContextBreak(*search.Searcher) (bool, error) { return true, nil }
@@ -137,9 +153,7 @@ func (p *Summary) Finish(s *search.Searcher, f *search.Finish) error {
 			p.writePathLine()
 		}
 	}
-	if p.track {
-		p.stats.BytesPrinted = uint64(p.w.buf.Len())
-	}
+	// rg's summary printer counts no bytes printed ("0 bytes printed").
 	return nil
 }
 
@@ -147,7 +161,7 @@ func (p *Summary) writePathField() {
 	if p.path == nil {
 		return
 	}
-	p.w.writeSpec(p.w.opts.Colors.Path, p.path)
+	p.w.writeLinkedPath(p.w.opts.Colors.Path, p.path, p.hpath)
 	if p.w.opts.NullPath {
 		p.w.write([]byte{0})
 	} else {
@@ -159,7 +173,7 @@ func (p *Summary) writePathLine() {
 	if p.path == nil {
 		return
 	}
-	p.w.writeSpec(p.w.opts.Colors.Path, p.path)
+	p.w.writeLinkedPath(p.w.opts.Colors.Path, p.path, p.hpath)
 	if p.w.opts.NullPath {
 		p.w.write([]byte{0})
 	} else {

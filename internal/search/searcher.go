@@ -28,6 +28,13 @@ type Config struct {
 	// Multiline makes slice searches find matches across lines.
 	Multiline bool
 	Binary    BinaryMode
+	// MaxMatches is -m for multiline searches (0: none): without after
+	// context, rg 15 stops taking matches into a block of adjacent lines
+	// once it has that many.
+	MaxMatches int64
+	// StopOnNonmatch ends a search at the first non-matching line after a
+	// matching one (rg 15's --stop-on-nonmatch; no effect with Invert).
+	StopOnNonmatch bool
 	// BOMPeek reproduces rg's BOM-sniffing reader, whose first read
 	// returns at most three bytes. It decides where the first buffer ends,
 	// which is visible in how binary files are reported.
@@ -92,6 +99,7 @@ type core struct {
 	lastLineVisited int
 	afterLeft       int
 	hasSunk         bool
+	hasMatched      bool // a line matched (for StopOnNonmatch)
 	binaryOffset    int64
 }
 
@@ -289,7 +297,7 @@ func (c *core) findLine(buf []byte) (int, int, bool) {
 // matchByLine searches the complete lines of buf from c.pos on. It reports
 // false when the search must stop.
 func (c *core) matchByLine(buf []byte) (bool, error) {
-	if c.s.cfg.Passthru {
+	if c.s.cfg.Passthru || (c.s.cfg.StopOnNonmatch && !c.s.cfg.Invert) {
 		return c.matchByLineSlow(buf)
 	}
 	for c.pos < len(buf) {
@@ -353,7 +361,8 @@ func (c *core) matchByLineInvert(buf []byte) (bool, error) {
 	return true, nil
 }
 
-// matchByLineSlow tests every line; used for --passthru.
+// matchByLineSlow tests every line; used for --passthru and
+// --stop-on-nonmatch.
 func (c *core) matchByLineSlow(buf []byte) (bool, error) {
 	for c.pos < len(buf) {
 		ls := c.pos
@@ -375,6 +384,11 @@ func (c *core) matchByLineSlow(buf []byte) (bool, error) {
 			if ok, err := c.sinkContext(buf, ls, le, ContextOther); !ok || err != nil {
 				return false, err
 			}
+		}
+		if matched != c.s.cfg.Invert {
+			c.hasMatched = true
+		} else if c.s.cfg.StopOnNonmatch && !c.s.cfg.Invert && c.hasMatched {
+			return false, nil
 		}
 	}
 	return true, nil
@@ -456,8 +470,10 @@ func (s *Searcher) SearchSlice(data []byte, sink Sink) (err error) {
 			return err
 		}
 	}
-	count := int64(len(data))
-	if c.binaryOffset >= 0 && s.cfg.Binary == BinaryQuit {
+	// rg 15 counts the bytes up to where the search stopped (the end of
+	// the last line it looked at), never past the first NUL byte.
+	count := int64(c.pos)
+	if c.binaryOffset >= 0 && c.binaryOffset < count {
 		count = c.binaryOffset
 	}
 	return sink.Finish(s, &Finish{ByteCount: count, BinaryOffset: c.binaryOffset})
@@ -493,7 +509,15 @@ func (c *core) multiline(data []byte) error {
 		return c.sinkMatched(data, ls, le)
 	}
 	keepGoing := true
+	taken := int64(0)
 	for _, m := range matches {
+		if c.s.cfg.MaxMatches > 0 && taken >= c.s.cfg.MaxMatches && c.s.cfg.After == 0 {
+			break
+		}
+		taken++
+		// The search has reached the end of each match it found (rg's
+		// MultiLine advances past it before reporting the block before).
+		c.pos = max(m.End, min(m.Start+1, len(data)))
 		ls, le := locate(data, term, m.Start, m.End)
 		if !haveLast {
 			haveLast, lastS, lastE = true, ls, le
@@ -510,6 +534,7 @@ func (c *core) multiline(data []byte) error {
 		}
 		lastS, lastE = ls, le
 	}
+	c.pos = len(data)
 	if haveLast {
 		var err error
 		keepGoing, err = flush(lastS, lastE)
@@ -552,6 +577,7 @@ func (c *core) multilineInvert(data []byte, matches []matcher.Range) error {
 	}
 	pos := 0
 	for _, m := range matches {
+		c.pos = max(c.pos, m.End)
 		ls, le := locate(data, term, m.Start, m.End)
 		if le <= pos {
 			continue
@@ -564,6 +590,7 @@ func (c *core) multilineInvert(data []byte, matches []matcher.Range) error {
 	if ok, err := emit(pos, len(data)); !ok || err != nil {
 		return err
 	}
+	c.pos = len(data)
 	_, err := c.afterContextByLine(data, len(data))
 	return err
 }
@@ -604,7 +631,9 @@ func (s *Searcher) SearchReader(r io.Reader, sink Sink) (err error) {
 		}
 	}
 	if err == nil {
-		err = sink.Finish(s, &Finish{ByteCount: lb.absOffset + int64(lb.pos), BinaryOffset: lb.binaryOffset})
+		// Bytes searched, as rg 15 counts them: up to the end of the last
+		// line the search reached (lines kept for context included).
+		err = sink.Finish(s, &Finish{ByteCount: c.absOffset + int64(c.pos), BinaryOffset: lb.binaryOffset})
 	}
 	return err
 }

