@@ -48,10 +48,34 @@ type Cursor struct {
 	// Selection is the path selection a matches cursor is bound to
 	// (empty for summary cursors).
 	Selection PathSelection
+	// Limit and Context shape the pages the cursor continues: match lines
+	// per page (1..MaxPageLines) and lines of context around each
+	// (0..MaxContextLines). Limit 0 means the caller's default.
+	Limit, Context int
 	// Fingerprint and Root are those of the snapshot's search.
 	Fingerprint string
 	Root        string
 	Created     time.Time
+}
+
+// Page is where a new cursor starts and how the pages it continues are
+// shaped (see Store.NewPageCursor).
+type Page struct {
+	Kind Kind
+	// Offset is a file index of the ranked list (KindSummary) or a line
+	// index within Selection (KindMatches).
+	Offset int
+	// Selection binds a matches cursor to some files; it is ignored for
+	// summary cursors.
+	Selection PathSelection
+	// Limit (0, or 1..MaxPageLines) and Context (0..MaxContextLines) are
+	// kept with the cursor so that following it keeps the page shape.
+	Limit, Context int
+}
+
+// validShape reports whether limit and context are within their bounds.
+func validShape(limit, context int) bool {
+	return limit >= 0 && limit <= MaxPageLines && context >= 0 && context <= MaxContextLines
 }
 
 // tokenLen is the length of a token or snapshot ID: 128 bits in hex.

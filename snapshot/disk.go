@@ -18,6 +18,9 @@ import (
 //	s-<id>/snapshot.zst   the snapshot (see codec.go); its mtime is the
 //	                      last use, for the LRU and the idle expiry
 //	s-<id>/c-<token>      one cursor record (JSON) per cursor
+//	s-<id>/aux            present when the snapshot has no match lines
+//	                      (written before snapshot.zst): such snapshots
+//	                      are evicted among themselves (MaxAuxSnapshots)
 //	s-<id>/expired        present instead of snapshot.zst once evicted, so
 //	                      that the cursors report expiry until the
 //	                      tombstone itself goes (MaxTombstones, TombstoneTTL)
@@ -32,6 +35,7 @@ const (
 	snapDirPrefix = "s-"
 	snapFileName  = "snapshot.zst"
 	expiredName   = "expired"
+	auxName       = "aux"
 	cursorPrefix  = "c-"
 	tmpPrefix     = ".tmp-"
 	cursorVersion = 1
@@ -143,7 +147,7 @@ func (s *Store) writeSnapshot(snap *Snapshot, now time.Time) error {
 	if err := s.prepareDir(true); err != nil {
 		return s.fail(err, "cannot be used")
 	}
-	err = s.withLock(false, func() error { return s.writeSnapshotLocked(snap.ID, data, now) })
+	err = s.withLock(false, func() error { return s.writeSnapshotLocked(snap.ID, data, snap.aux(), now) })
 	if err != nil {
 		return s.fail(err, "cannot store the snapshot")
 	}
@@ -151,13 +155,20 @@ func (s *Store) writeSnapshot(snap *Snapshot, now time.Time) error {
 	return nil
 }
 
-func (s *Store) writeSnapshotLocked(id string, data []byte, now time.Time) error {
+func (s *Store) writeSnapshotLocked(id string, data []byte, aux bool, now time.Time) error {
 	d := s.snapDir(id)
 	if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	if err := snapDirOK(d); err != nil {
 		return err
+	}
+	if aux {
+		// Before the snapshot file: eviction never sees an aux snapshot
+		// without its mark.
+		if err := writeAtomic(d, auxName, nil, now); err != nil {
+			return err
+		}
 	}
 	if err := writeAtomic(d, snapFileName, data, now); err != nil {
 		return err
@@ -204,6 +215,8 @@ type cursorRecord struct {
 	Kind        Kind     `json:"kind"`
 	Offset      int      `json:"offset"`
 	Paths       []string `json:"paths,omitempty"`
+	Limit       int      `json:"limit,omitempty"`
+	Context     int      `json:"context,omitempty"`
 	Fingerprint string   `json:"fingerprint"`
 	Root        string   `json:"root"`
 	Created     int64    `json:"created"`
@@ -214,8 +227,8 @@ type cursorRecord struct {
 func (s *Store) writeCursor(c Cursor, snap *Snapshot, now time.Time) error {
 	rec, err := json.Marshal(cursorRecord{
 		V: cursorVersion, Token: c.Token, Snapshot: c.Snapshot, Kind: c.Kind,
-		Offset: c.Offset, Paths: c.Selection.Paths, Fingerprint: c.Fingerprint,
-		Root: c.Root, Created: c.Created.UnixNano(),
+		Offset: c.Offset, Paths: c.Selection.Paths, Limit: c.Limit, Context: c.Context,
+		Fingerprint: c.Fingerprint, Root: c.Root, Created: c.Created.UnixNano(),
 	})
 	if err != nil {
 		return s.fail(err, "cannot encode the cursor")
@@ -240,7 +253,7 @@ func (s *Store) writeCursor(c Cursor, snap *Snapshot, now time.Time) error {
 			if err != nil {
 				return err
 			}
-			if err := s.writeSnapshotLocked(c.Snapshot, data, now); err != nil {
+			if err := s.writeSnapshotLocked(c.Snapshot, data, snap.aux(), now); err != nil {
 				return err
 			}
 			rewrote = true
@@ -315,13 +328,17 @@ func decodeCursor(data []byte, token, id string) (Cursor, error) {
 	if r.V != cursorVersion || r.Token != token || r.Snapshot != id || !r.Kind.Valid() {
 		return Cursor{}, errors.New("corrupt cursor record")
 	}
+	if !validShape(r.Limit, r.Context) {
+		return Cursor{}, errors.New("corrupt cursor record: page limit or context out of bounds")
+	}
 	sel := SelectPaths(r.Paths...)
 	if r.Kind == KindSummary && !sel.All() {
 		return Cursor{}, errors.New("corrupt cursor record: a summary cursor with paths")
 	}
 	return Cursor{
 		Token: r.Token, Snapshot: r.Snapshot, Kind: r.Kind, Offset: r.Offset,
-		Selection: sel, Fingerprint: r.Fingerprint, Root: r.Root,
+		Selection: sel, Limit: r.Limit, Context: r.Context,
+		Fingerprint: r.Fingerprint, Root: r.Root,
 		Created: time.Unix(0, r.Created),
 	}, nil
 }
@@ -384,7 +401,8 @@ func (s *Store) readSnapshot(id string, now time.Time) (*Snapshot, error) {
 }
 
 // evictDisk applies the bounds to the state folder: idle snapshots and the
-// least recently used beyond MaxSnapshots become tombstones; tombstones
+// least recently used beyond MaxSnapshots (of the snapshots with match
+// lines; MaxAuxSnapshots of the others, counted apart) become tombstones; tombstones
 // beyond MaxTombstones or older than TombstoneTTL, directories without a
 // snapshot (a crashed write) and temporary files are removed. Best effort:
 // a folder that cannot be cleaned still serves.
@@ -401,7 +419,7 @@ func (s *Store) evictDisk(now time.Time, keep string) {
 			dir string
 			t   time.Time
 		}
-		var live, tombs []ent
+		var live, auxLive, tombs []ent
 		for _, e := range entries {
 			name := e.Name()
 			p := filepath.Join(s.dir, name)
@@ -414,7 +432,11 @@ func (s *Store) evictDisk(now time.Time, keep string) {
 				continue
 			}
 			if fi, err := os.Lstat(filepath.Join(p, snapFileName)); err == nil {
-				live = append(live, ent{p, fi.ModTime()})
+				if _, err := os.Lstat(filepath.Join(p, auxName)); err == nil {
+					auxLive = append(auxLive, ent{p, fi.ModTime()})
+				} else {
+					live = append(live, ent{p, fi.ModTime()})
+				}
 			} else if fi, err := os.Lstat(filepath.Join(p, expiredName)); err == nil {
 				tombs = append(tombs, ent{p, fi.ModTime()})
 			} else {
@@ -430,15 +452,19 @@ func (s *Store) evictDisk(now time.Time, keep string) {
 				return es[i].t.After(es[j].t) || es[i].t.Equal(es[j].t) && es[i].dir < es[j].dir
 			})
 		}
-		newest(live)
-		for i, e := range live {
-			if i >= MaxSnapshots || now.Sub(e.t) > IdleExpiry {
-				if writeAtomic(e.dir, expiredName, nil, now) == nil {
-					os.Remove(filepath.Join(e.dir, snapFileName))
-					tombs = append(tombs, ent{e.dir, now})
+		evict := func(es []ent, bound int) {
+			newest(es)
+			for i, e := range es {
+				if i >= bound || now.Sub(e.t) > IdleExpiry {
+					if writeAtomic(e.dir, expiredName, nil, now) == nil {
+						os.Remove(filepath.Join(e.dir, snapFileName))
+						tombs = append(tombs, ent{e.dir, now})
+					}
 				}
 			}
 		}
+		evict(live, MaxSnapshots)
+		evict(auxLive, MaxAuxSnapshots)
 		newest(tombs)
 		for i, e := range tombs {
 			if i >= MaxTombstones || now.Sub(e.t) > TombstoneTTL {

@@ -18,7 +18,9 @@ const (
 	CodeExpired Code = "E_CURSOR_EXPIRED"
 	// CodeNotFound: no such cursor (forged, or forgotten long ago).
 	CodeNotFound Code = "E_CURSOR_NOT_FOUND"
-	// CodeWrongKind: a summary cursor used for matches or the reverse.
+	// CodeWrongKind: a cursor asked for a page of another kind than its
+	// own (Resolve with a kind); the agent lets a summary cursor list
+	// match lines, never a matches cursor a summary.
 	CodeWrongKind Code = "E_CURSOR_WRONG_KIND"
 	// CodeOptionsConflict: the request restates options (or a root) that
 	// differ from the cursor's search.

@@ -42,6 +42,16 @@ const (
 	// MaxPageLines is the largest limit of one matches page (the request's
 	// limit field is 1–100).
 	MaxPageLines = 100
+
+	// MaxContextLines is the most lines of context a page shows around
+	// each match line (the request's context field is 0–20).
+	MaxContextLines = 20
+
+	// MaxAuxSnapshots is how many snapshots without match lines (the
+	// continuations of inspected source, empty searches) a Store keeps,
+	// beside and apart from the MaxSnapshots searches: they are evicted
+	// among themselves, so they never push out a search's cursors.
+	MaxAuxSnapshots = 20
 )
 
 // Bounds internal to the snapshot, chosen so that a retained snapshot (and

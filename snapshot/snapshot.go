@@ -145,6 +145,11 @@ type Snapshot struct {
 	index  map[string]int
 }
 
+// aux reports whether the snapshot holds no match lines (an inspect
+// continuation, an empty search): such snapshots take the Store's
+// MaxAuxSnapshots slots, never a search's.
+func (s *Snapshot) aux() bool { return len(s.lines) == 0 }
+
 // span is one file's run of lines, in path order.
 type span struct {
 	path   string

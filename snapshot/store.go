@@ -28,7 +28,9 @@ func DefaultStateDir() string {
 }
 
 // Store keeps snapshots and the cursors that page through them: in memory
-// (an LRU of MaxSnapshots snapshots with IdleExpiry) and, when it has a
+// (an LRU of MaxSnapshots snapshots with IdleExpiry, and apart from them an
+// LRU of MaxAuxSnapshots snapshots without match lines, such as inspect
+// continuations, so that these never evict a search) and, when it has a
 // state folder, on disk as well so that a cursor made by one process is
 // resolved by the next. It is safe for concurrent use, and several
 // processes may share one state folder.
@@ -124,11 +126,22 @@ func (s *Store) Put(snap *Snapshot) error {
 // CodeWrongKind for an unknown kind, CodeOffsetInvalid, and CodeUnavailable
 // when the state folder cannot take the cursor.
 func (s *Store) NewCursor(snap *Snapshot, kind Kind, offset int, sel PathSelection) (string, error) {
+	return s.NewPageCursor(snap, Page{Kind: kind, Offset: offset, Selection: sel})
+}
+
+// NewPageCursor is NewCursor with the shape of the pages kept as well
+// (p.Limit, p.Context): a limit or context out of bounds is
+// CodeOffsetInvalid.
+func (s *Store) NewPageCursor(snap *Snapshot, p Page) (string, error) {
+	kind, offset, sel := p.Kind, p.Offset, p.Selection
 	if snap == nil {
 		return "", newError(CodeUnavailable, nil, "no snapshot for the cursor")
 	}
 	if !kind.Valid() {
 		return "", newError(CodeWrongKind, nil, "unknown cursor kind %q", kind)
+	}
+	if !validShape(p.Limit, p.Context) {
+		return "", newError(CodeOffsetInvalid, nil, "page shape limit %d, context %d out of bounds", p.Limit, p.Context)
 	}
 	if kind == KindSummary || kind.continuation() {
 		sel = PathSelection{}
@@ -160,6 +173,8 @@ func (s *Store) NewCursor(snap *Snapshot, kind Kind, offset int, sel PathSelecti
 		Kind:        kind,
 		Offset:      offset,
 		Selection:   sel,
+		Limit:       p.Limit,
+		Context:     p.Context,
 		Fingerprint: snap.Meta.Fingerprint(),
 		Root:        snap.Meta.Root,
 		Created:     now,
@@ -277,14 +292,28 @@ func (s *Store) evictMemLocked(now time.Time) {
 			s.dropLocked(id, now)
 		}
 	}
-	for len(s.snaps) > MaxSnapshots {
-		var lru string
-		for id, e := range s.snaps {
-			if l := s.snaps[lru]; lru == "" || e.used.Before(l.used) || e.used.Equal(l.used) && e.seq < l.seq {
-				lru = id
-			}
+	for _, aux := range []bool{false, true} {
+		bound := MaxSnapshots
+		if aux {
+			bound = MaxAuxSnapshots
 		}
-		s.dropLocked(lru, now)
+		for {
+			var lru string
+			n := 0
+			for id, e := range s.snaps {
+				if e.snap.aux() != aux {
+					continue
+				}
+				n++
+				if l := s.snaps[lru]; lru == "" || e.used.Before(l.used) || e.used.Equal(l.used) && e.seq < l.seq {
+					lru = id
+				}
+			}
+			if n <= bound {
+				break
+			}
+			s.dropLocked(lru, now)
+		}
 	}
 	pruned := false
 	for id, t := range s.tombs {

@@ -466,6 +466,12 @@ func TestCorruptFolder(t *testing.T) {
 		{"cursor of another root", cursorPrefix, func(_ string, old []byte) []byte {
 			return []byte(strings.Replace(string(old), `"root":"/root/cf"`, `"root":"/x"`, 1))
 		}},
+		{"cursor with a page limit out of bounds", cursorPrefix, func(_ string, old []byte) []byte {
+			return []byte(strings.Replace(string(old), `"offset":0`, `"offset":0,"limit":1000`, 1))
+		}},
+		{"cursor with a negative context", cursorPrefix, func(_ string, old []byte) []byte {
+			return []byte(strings.Replace(string(old), `"offset":0`, `"offset":0,"context":-1`, 1))
+		}},
 		{"snapshot is a directory", snapFileName, nil},
 	}
 	for _, tc := range tests {

@@ -108,7 +108,7 @@ func timeRGPipeline(rg, pattern, root string) (time.Duration, int, error) {
 			os.Stat(string(f))
 		}
 	}
-	cmd := exec.Command(rg, "--json", "--hidden", pattern, root)
+	cmd := exec.Command(rg, "--json", "--hidden", "--smart-case", pattern, root) // the agent's default case mode
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		return 0, 0, err

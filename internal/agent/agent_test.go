@@ -380,7 +380,7 @@ func TestBroadSearchBounded(t *testing.T) {
 	}
 	// Live only (GOROOT is the machine's): the reference of internal/testref.
 	if rg, ok := testref.Find(); ok {
-		out, _ := exec.Command(rg.Path, "-c", "--hidden", "err", root).Output()
+		out, _ := exec.Command(rg.Path, "-c", "--hidden", "--smart-case", "err", root).Output()
 		n := 0
 		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 			if i := strings.LastIndexByte(line, ':'); i >= 0 {

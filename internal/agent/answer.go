@@ -2,9 +2,11 @@ package agent
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -27,16 +29,31 @@ type Answer struct {
 
 // Details is the structured form of an answer.
 type Details struct {
-	Status   string        `json:"status"` // complete, partial, error
-	Mode     string        `json:"mode,omitempty"`
-	Pattern  string        `json:"pattern,omitempty"`
-	Root     string        `json:"root,omitempty"`
-	Paths    []string      `json:"paths,omitempty"`
-	Totals   *TotalsJSON   `json:"totals,omitempty"`
-	Files    []FileJSON    `json:"files,omitempty"`
-	Matches  []MatchJSON   `json:"matches,omitempty"`
-	Cursor   string        `json:"cursor,omitempty"`
-	Page     *PageJSON     `json:"page,omitempty"`
+	Status  string      `json:"status"` // complete, partial, error
+	Mode    string      `json:"mode,omitempty"`
+	Pattern string      `json:"pattern,omitempty"`
+	Root    string      `json:"root,omitempty"`
+	Paths   []string    `json:"paths,omitempty"`
+	Totals  *TotalsJSON `json:"totals,omitempty"`
+	Files   []FileJSON  `json:"files,omitempty"`
+	Matches []MatchJSON `json:"matches,omitempty"`
+	Cursor  string      `json:"cursor,omitempty"`
+	// SummaryCursor is in every summary with files: reusable, it pages
+	// the files, selects some (paths), lists the match lines and
+	// inspects match numbers (see Next).
+	SummaryCursor string `json:"summaryCursor,omitempty"`
+	// Selection is the files a matches page is restricted to.
+	Selection []string  `json:"selection,omitempty"`
+	Page      *PageJSON `json:"page,omitempty"`
+	// PreviewsShown and PreviewsOmitted count a summary's sample lines
+	// and the matching lines of its listed files not shown.
+	PreviewsShown   *int `json:"previewsShown,omitempty"`
+	PreviewsOmitted *int `json:"previewsOmitted,omitempty"`
+	// UnverifiedFiles are the files of the page whose revision could not
+	// be verified when they were searched.
+	UnverifiedFiles []UnverifiedJSON `json:"unverifiedFiles,omitempty"`
+	// Next are the suggested next calls, exact requests.
+	Next     []NextCall    `json:"next,omitempty"`
 	Retried  *RetryJSON    `json:"retriedFromRoot,omitempty"`
 	Problems []string      `json:"problems,omitempty"`
 	Error    *ErrorJSON    `json:"error,omitempty"`
@@ -64,6 +81,24 @@ type FileJSON struct {
 	Path        string `json:"path"`
 	Lines       int    `json:"lines"`
 	Occurrences int    `json:"occurrences"`
+	Unverified  bool   `json:"unverified,omitempty"`
+}
+
+// UnverifiedJSON is a file whose revision could not be verified: it
+// changed while it was read, or was not read to its end. Its lines may not
+// be what the file holds, and no source of it is shown.
+type UnverifiedJSON struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// unverifiedReason is the reason given for an unverified file.
+const unverifiedReason = "changed while it was searched, or not read to its end: its revision could not be verified"
+
+// NextCall is a suggested next call: the exact request, and what it gives.
+type NextCall struct {
+	Request Request `json:"request"`
+	Why     string  `json:"why"`
 }
 
 // MatchJSON is one numbered match line.
@@ -75,6 +110,7 @@ type MatchJSON struct {
 	Excerpt    bool        `json:"excerpt,omitempty"`
 	Ranges     []RangeJSON `json:"ranges"`
 	MoreRanges int         `json:"moreRanges,omitempty"`
+	Unverified bool        `json:"unverified,omitempty"`
 }
 
 // RangeJSON is one occurrence, 1-based, end exclusive, in UTF-16 code units
@@ -92,14 +128,29 @@ type PageJSON struct {
 	Count  int    `json:"count"`
 	Total  int    `json:"total"`
 	Done   bool   `json:"done"`
+	// Limit and Context shape the matches pages (and are kept by their
+	// cursors).
+	Limit   int `json:"limit,omitempty"`
+	Context int `json:"context,omitempty"`
 }
 
-// RetryJSON says a zero-result search in sub-paths was retried from root.
+// RetryJSON says a zero-result search in sub-paths (or in a sub-folder of
+// the working directory) was retried from Root.
 type RetryJSON struct {
 	Paths []string `json:"paths"`
-	Lines int      `json:"linesUnderRoot"`
-	Files int      `json:"filesUnderRoot"`
+	// Root is where the search was retried: the search's root, or the
+	// working directory (From says which).
+	Root  string `json:"root"`
+	From  string `json:"from"`
+	Lines int    `json:"linesUnderRoot"`
+	Files int    `json:"filesUnderRoot"`
 }
+
+// The places a zero-result search is retried from (RetryJSON.From).
+const (
+	retryFromRoot = "root"
+	retryFromCwd  = "workingDirectory"
+)
 
 // ErrorJSON is a stable error.
 type ErrorJSON struct {
@@ -194,10 +245,15 @@ func bound(a *Answer) *Answer {
 	d.Pattern = shorten(d.Pattern, maxEchoBytes)
 	d.Root = shorten(d.Root, maxEchoBytes)
 	d.Paths = shortenAll(d.Paths)
+	d.Selection = shortenAll(d.Selection)
 	d.Problems = shortenAll(d.Problems)
+	for i := range d.UnverifiedFiles {
+		d.UnverifiedFiles[i].Path = shorten(d.UnverifiedFiles[i].Path, maxEchoBytes)
+	}
 	if d.Retried != nil {
 		r := *d.Retried
 		r.Paths = shortenAll(r.Paths)
+		r.Root = shorten(r.Root, maxEchoBytes)
 		d.Retried = &r
 	}
 	for i := range d.Targets {
@@ -284,6 +340,9 @@ func firstLine(s string) string {
 }
 
 func handle(req *Request, env Env) (*Answer, error) {
+	if req.Cursor != "" && req.Mode != ModeInspect {
+		return page(req, env)
+	}
 	rootArg := req.Path
 	if rootArg == "" {
 		rootArg = "."
@@ -313,13 +372,22 @@ func handle(req *Request, env Env) (*Answer, error) {
 	case ModeInspect:
 		return inspectRequest(req, env, root)
 	case ModeOutline:
-		if req.Cursor != "" {
-			return page(req, env, root)
-		}
 		return outline(req, env, root)
 	}
-	if req.Cursor != "" {
-		return page(req, env, root)
+	return searchRequest(req, env, root)
+}
+
+// searchRequest runs a new search and answers it.
+func searchRequest(req *Request, env Env, root string) (*Answer, error) {
+	if fi, err := os.Stat(root); err == nil && !fi.IsDir() {
+		// path names a file: search it from its folder, so that it is
+		// shown (and its parser found) by its name.
+		if len(req.Paths) > 0 {
+			return nil, invalid("path %s names a file: paths (sub-paths of a folder) do not apply", shorten(req.Path, maxEchoBytes))
+		}
+		r := *req
+		r.Path, r.Paths = filepath.Dir(root), StringList{filepath.Base(root)}
+		req, root = &r, r.Path
 	}
 	subs, err := subPaths(root, req.Paths)
 	if err != nil {
@@ -330,25 +398,23 @@ func handle(req *Request, env Env) (*Answer, error) {
 		return nil, err
 	}
 	var retry *RetryJSON
-	if res.snap.Totals.Lines == 0 && len(subs) > 0 {
-		// Zero results in a sub-path: look under the whole root before
-		// claiming there are none.
-		wide := *req
-		wide.Paths = nil
-		if full, err := runSearch(&wide, env, root, nil); err == nil {
-			retry = &RetryJSON{Paths: subs, Lines: full.snap.Totals.Lines, Files: full.snap.Totals.Files}
-			if full.snap.Totals.Lines > 0 {
-				res = full
-				req = &wide
+	if res.snap.Totals.Lines == 0 {
+		// Zero results in a sub-path: look under the whole root (or the
+		// working directory) before claiming there are none.
+		if wideRoot, wide, scope := widen(req, env, root, subs); wide != nil {
+			if full, err := runSearch(wide, env, wideRoot, nil); err == nil {
+				from := retryFromRoot
+				if wideRoot != root {
+					from = retryFromCwd
+				}
+				retry = &RetryJSON{Paths: scope, Root: wideRoot, From: from, Lines: full.snap.Totals.Lines, Files: full.snap.Totals.Files}
+				if full.snap.Totals.Lines > 0 {
+					res, req, root, subs = full, wide, wideRoot, nil
+				}
 			}
 		}
 	}
 	snap := res.snap
-	if env.Store != nil {
-		if err := env.Store.Put(snap); err != nil {
-			res.problems = append(res.problems, "cursor unavailable: "+err.Error())
-		}
-	}
 	mode := req.Mode
 	if mode == "" || mode == ModeAuto {
 		if req.Budget != "" && req.Limit == nil {
@@ -358,23 +424,26 @@ func handle(req *Request, env Env) (*Answer, error) {
 			r.budgetChars = budgetTokens(req.Budget) * charsPerToken
 			req = &r
 		}
-		mode = ModeSummary
-		if fitsOnePage(snap, req) {
+		switch {
+		case req.Limit != nil:
+			// An explicit limit asks for a page of lines at once.
 			mode = ModeMatches
-			if req.Limit == nil {
-				// Everything fits: show it all, not just the default page.
-				all := snap.Totals.Retained
-				req = withLimit(req, all)
-			}
+		case fitsOnePage(snap, req):
+			// Everything fits: show it all, not just the default page.
+			mode = ModeMatches
+			req = withLimit(req, snap.Totals.Retained)
+		default:
+			mode = ModeSummary
 		}
 	}
 	a := &Answer{}
 	d := &a.Details
 	d.Pattern, d.Root, d.Paths, d.Retried, d.Problems = req.Pattern, root, subs, retry, res.problems
+	v := view{env: env, snap: snap, limit: req.limit(), context: req.context(), budget: req.budgetChars}
 	if mode == ModeMatches {
-		err = renderMatches(a, req, env, snap, snapshot.SelectPaths(), 0)
+		err = renderMatches(a, v, snapshot.SelectPaths(), 0)
 	} else {
-		err = renderSummary(a, req, env, snap, 0)
+		err = renderSummary(a, v, 0)
 	}
 	if req.budgetChars > 0 {
 		addBudgetNote(a, req)
@@ -401,11 +470,73 @@ type BudgetJSON struct {
 
 // textBudget is the bound of an answer's text: the response budget, or
 // the request's context budget when one applies, less reserve.
-func (r *Request) textBudget(full, reserve int) int {
-	if r.budgetChars > 0 {
-		return min(full, r.budgetChars-reserve)
+func (r *Request) textBudget(full, reserve int) int { return budgeted(r.budgetChars, full, reserve) }
+
+// textBudget is the bound of the view's text (see Request.textBudget).
+func (v view) textBudget(full, reserve int) int { return budgeted(v.budget, full, reserve) }
+
+// budgeted is full, or chars less reserve when a budget of chars applies.
+func budgeted(chars, full, reserve int) int {
+	if chars > 0 {
+		return min(full, chars-reserve)
 	}
 	return full
+}
+
+// widen returns the search to run when one found nothing: from the working
+// directory when root is a folder below it, else from root when the search
+// was limited to sub-paths (nil when neither). scope is what was searched,
+// relative to the wider root.
+func widen(req *Request, env Env, root string, subs []string) (string, *Request, []string) {
+	wide := *req
+	wide.Paths = nil
+	scope := subs
+	if env.Cwd != "" {
+		if cwd, err := snapshot.NormalizeRoot(env.Cwd); err == nil && cwd != root && !forbidden(cwd) && !tooWide(cwd) {
+			if rel, err := filepath.Rel(cwd, root); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+				rel = filepath.ToSlash(rel)
+				scope = []string{rel}
+				if len(subs) > 0 {
+					scope = scope[:0]
+					for _, s := range subs {
+						scope = append(scope, rel+"/"+s)
+					}
+				}
+				wide.Path = cwd
+				return cwd, &wide, scope
+			}
+		}
+	}
+	if len(subs) == 0 {
+		return "", nil, nil
+	}
+	return root, &wide, scope
+}
+
+// tooWide reports whether dir is too wide to search unasked when a search
+// below it found nothing: the file system root or the home directory.
+func tooWide(dir string) bool {
+	if dir == string(filepath.Separator) {
+		return true
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return false
+	}
+	h, err := snapshot.NormalizeRoot(home)
+	return err == nil && h == dir
+}
+
+// view is what renders one answer of a snapshot: its store, the page shape
+// and the cursor the request came with ("" for a new search).
+type view struct {
+	env            Env
+	snap           *snapshot.Snapshot
+	limit, context int
+	cursor         string
+	// budget is the context budget in characters of an implicit auto
+	// answer (Request.Budget), else 0.
+	budget int
 }
 
 // fitsOnePage reports whether auto mode can answer with every match line:
@@ -436,46 +567,138 @@ func withLimit(req *Request, n int) *Request {
 	return &r
 }
 
-// page continues from a cursor without searching again.
-func page(req *Request, env Env, root string) (*Answer, error) {
+// page continues from a cursor without searching again: the next page
+// of its kind, or with a summary cursor the match lines (mode matches) or
+// those of some files (path, paths).
+func page(req *Request, env Env) (*Answer, error) {
 	if env.Store == nil {
 		return nil, &snapshot.Error{Code: snapshot.CodeUnavailable, Msg: "no snapshot store"}
 	}
-	fp := ""
-	if req.restatesSearch() {
-		fp = snapshot.Fingerprint(req.searchOptions())
-	}
 	kind := snapshot.Kind("")
-	switch req.Mode {
-	case ModeSummary:
+	if req.Mode == ModeSummary {
 		kind = snapshot.KindSummary
-	case ModeMatches:
-		kind = snapshot.KindMatches
-	case ModeOutline:
+	} else if req.Mode == ModeOutline {
 		kind = snapshot.KindOutline
 	}
-	rootCheck := ""
-	if req.Path != "" {
-		rootCheck = root
-	}
-	snap, cur, err := env.Store.Resolve(req.Cursor, rootCheck, kind, fp)
+	snap, cur, err := env.Store.Resolve(req.Cursor, "", kind, "")
 	if err != nil {
 		return nil, err
 	}
-	switch cur.Kind {
-	case snapshot.KindSource:
-		return continueSource(env, snap)
-	case snapshot.KindOutline:
+	if cur.Kind == snapshot.KindOutline {
+		if req.Pattern != "" || req.Path != "" || len(req.Paths) > 0 || (req.Mode != "" && req.Mode != ModeOutline) {
+			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "an outline cursor only continues the outline: {\"cursor\":…} alone"}
+		}
 		return continueOutline(env, snap)
+	}
+	if err := req.checkRestated(snap.Meta.Options); err != nil {
+		return nil, err
+	}
+	sel, err := cursorSelection(req, env, snap)
+	if err != nil {
+		return nil, err
+	}
+	if cur.Kind == snapshot.KindSource {
+		if sel != nil || req.Mode != "" {
+			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "a source cursor only continues the inspected source: {\"cursor\":…} alone"}
+		}
+		return continueSource(env, snap)
 	}
 	a := &Answer{}
 	d := &a.Details
 	d.Pattern, d.Root = snap.Meta.Options["pattern"], snap.Meta.Root
-	if cur.Kind == snapshot.KindSummary {
-		return a, renderSummary(a, req, env, snap, cur.Offset)
+	var paths []string
+	if json.Unmarshal([]byte(snap.Meta.Options["paths"]), &paths) == nil {
+		d.Paths = paths
 	}
-	d.Paths = cur.Selection.Paths
-	return a, renderMatches(a, req, env, snap, cur.Selection, cur.Offset)
+	v := view{env: env, snap: snap, limit: defaultLimit, context: cur.Context, cursor: req.Cursor}
+	if cur.Limit > 0 {
+		v.limit = cur.Limit
+	}
+	if req.Limit != nil {
+		v.limit = *req.Limit
+	}
+	if req.Context != nil {
+		v.context = *req.Context
+	}
+	switch {
+	case sel != nil:
+		offset := 0
+		if cur.Kind == snapshot.KindMatches {
+			if !cur.Selection.Equal(*sel) {
+				return nil, &snapshot.Error{Code: snapshot.CodeOptionsConflict, Msg: "a matches cursor keeps its selection; select other files with the summary cursor"}
+			}
+			offset = cur.Offset
+		}
+		return a, renderMatches(a, v, *sel, offset)
+	case cur.Kind == snapshot.KindSummary && req.Mode == ModeMatches:
+		return a, renderMatches(a, v, snapshot.SelectPaths(), 0)
+	case cur.Kind == snapshot.KindSummary:
+		return a, renderSummary(a, v, cur.Offset)
+	}
+	return a, renderMatches(a, v, cur.Selection, cur.Offset)
+}
+
+// cursorSelection is the selection a cursor request asks for with path
+// (the cursor's root, or one file of its search) and paths (1-20 files of
+// its search, as the answers show them), or nil for none. The files are
+// looked up in the snapshot only: a file edited or removed since the
+// search is selected all the same, and shows what the search found.
+func cursorSelection(req *Request, env Env, snap *snapshot.Snapshot) (*snapshot.PathSelection, error) {
+	root := snap.Meta.Root
+	var names []string
+	if req.Path != "" {
+		name, isRoot, ok := retainedFile(req.Path, env.Cwd, snap)
+		switch {
+		case isRoot:
+		case ok:
+			names = append(names, name)
+		default:
+			return nil, &snapshot.Error{Code: snapshot.CodeOptionsConflict, Msg: fmt.Sprintf("path %s is neither the cursor's root %s nor a file with matches in its search", shorten(req.Path, maxEchoBytes), shorten(root, maxEchoBytes))}
+		}
+	}
+	for _, p := range req.Paths {
+		name, _, ok := retainedFile(p, "", snap)
+		if !ok {
+			return nil, invalid("paths: %s is not a file with matches in the cursor's search (name files as its answers show them)", shorten(p, maxEchoBytes))
+		}
+		names = append(names, name)
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	sel := snapshot.SelectPaths(names...)
+	return &sel, nil
+}
+
+// retainedFile finds p among the files of snap: as shown (relative to the
+// root), or as a path (absolute, or relative to cwd when cwd is given)
+// inside the root. isRoot tells that p names the root itself.
+func retainedFile(p, cwd string, snap *snapshot.Snapshot) (name string, isRoot, ok bool) {
+	root := snap.Meta.Root
+	if !filepath.IsAbs(p) {
+		rel := filepath.ToSlash(filepath.Clean(p))
+		if _, found := snap.File(rel); found {
+			return rel, false, true
+		}
+		if cwd == "" {
+			return "", false, false
+		}
+		p = filepath.Join(cwd, p)
+	}
+	abs := filepath.Clean(p)
+	if real, err := filepath.EvalSymlinks(abs); err == nil && real == root {
+		return "", true, false
+	}
+	if abs == root {
+		return "", true, false
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", false, false
+	}
+	rel = filepath.ToSlash(rel)
+	_, found := snap.File(rel)
+	return rel, false, found
 }
 
 // subPaths checks the requested sub-paths: relative to root, inside it.
@@ -547,8 +770,10 @@ func quotePattern(p string) string {
 	return string(b)
 }
 
-// renderSummary writes one page of the count-ranked file list with samples.
-func renderSummary(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, offset int) error {
+// renderSummary writes one page of the count-ranked file list with samples,
+// the reusable summary cursor and the next calls.
+func renderSummary(a *Answer, v view, offset int) error {
+	snap := v.snap
 	d := &a.Details
 	d.Mode, d.Status, d.Totals = ModeSummary, status(snap.Totals), totalsJSON(snap.Totals)
 	var b strings.Builder
@@ -557,7 +782,7 @@ func renderSummary(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, of
 	files, next, done := snap.SummaryPage(offset, snapshot.MaxSummaryFiles)
 	total := len(snap.Files())
 	// Under a context budget, the file list takes at most half of it.
-	textBudget := req.textBudget(summaryTextBudget, budgetNoteBytes)
+	textBudget := v.textBudget(summaryTextBudget, budgetNoteBytes)
 	// The file list: as many files of the page as fit (long paths end the
 	// page early; the cursor goes on from the first file not listed).
 	var list strings.Builder
@@ -566,26 +791,33 @@ func renderSummary(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, of
 		if f.Occurrences != f.Lines {
 			row += fmt.Sprintf("  (%d occurrences)", f.Occurrences)
 		}
+		if !f.Revision.Verified {
+			row += "  [unverified]"
+		}
 		row += "\n"
 		if i > 0 && (b.Len()+list.Len()+len(row)+summaryReserve > responseBudget ||
-			req.budgetChars > 0 && list.Len()+len(row) > textBudget/2) {
+			v.budget > 0 && list.Len()+len(row) > textBudget/2) {
 			files, next, done = files[:i], offset+i, false
 			break
 		}
 		list.WriteString(row)
-		d.Files = append(d.Files, FileJSON{Path: f.Path, Lines: f.Lines, Occurrences: f.Occurrences})
+		d.Files = append(d.Files, FileJSON{Path: f.Path, Lines: f.Lines, Occurrences: f.Occurrences, Unverified: !f.Revision.Verified})
 	}
 	if total == 0 {
 		b.WriteString("No matches.\n")
+	} else if len(files) == 0 {
+		fmt.Fprintf(&b, "No files past %d (of %d).\n", offset, total)
 	} else {
 		fmt.Fprintf(&b, "Files by matching lines (%d–%d of %d):\n", offset+1, offset+len(files), total)
 	}
 	b.WriteString(list.String())
-	d.Page = &PageJSON{Kind: string(snapshot.KindSummary), Offset: offset, Count: len(files), Total: total, Done: done}
-	// Samples: real match lines of the first files of the page.
-	if len(files) > 0 {
-		b.WriteString("Samples:\n")
+	pageLines := 0
+	for _, f := range files {
+		pageLines += f.Lines
 	}
+	d.Page = &PageJSON{Kind: string(snapshot.KindSummary), Offset: offset, Count: len(files), Total: total, Done: done, Limit: v.limit, Context: v.context}
+	// Samples: real match lines of the first files of the page.
+	var samples strings.Builder
 	for i, f := range files {
 		if i == sampleFiles {
 			break
@@ -594,29 +826,148 @@ func renderSummary(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, of
 		for _, win := range sampleWindowsOf(lines) {
 			for _, l := range win {
 				row := formatLine(l, sampleTextChars)
-				if b.Len()+len(row)+summaryRowReserve > textBudget {
+				if b.Len()+samples.Len()+len(row)+summaryRowReserve > textBudget {
 					break
 				}
-				b.WriteString(row)
-				d.Matches = append(d.Matches, matchJSON(l, sampleTextChars))
+				samples.WriteString(row)
+				m := matchJSON(l, sampleTextChars)
+				m.Unverified = !f.Revision.Verified
+				d.Matches = append(d.Matches, m)
 			}
 		}
 	}
-	if !done && env.Store != nil {
-		if tok, err := env.Store.NewCursor(snap, snapshot.KindSummary, next, snapshot.PathSelection{}); err == nil {
-			d.Cursor = tok
-			fmt.Fprintf(&b, "Next: {\"cursor\":%q} for files %d–%d.\n", tok, next+1, min(total, next+snapshot.MaxSummaryFiles))
+	shown, omitted := len(d.Matches), pageLines-len(d.Matches)
+	d.PreviewsShown, d.PreviewsOmitted = &shown, &omitted
+	if len(files) > 0 {
+		fmt.Fprintf(&b, "Samples (%d lines shown, %d more matching lines of these files not shown):\n", shown, omitted)
+		b.WriteString(samples.String())
+	}
+	writeUnverified(&b, d, files)
+	if total > 0 && v.env.Store != nil {
+		at := next
+		if done {
+			at = 0
+		}
+		tok, err := v.env.Store.NewPageCursor(snap, snapshot.Page{Kind: snapshot.KindSummary, Offset: at, Limit: v.limit, Context: v.context})
+		if err == nil {
+			d.SummaryCursor = tok
+			if !done {
+				d.Cursor = tok
+			}
+			fmt.Fprintf(&b, "Summary cursor (reusable: pages the files, selects files with paths, lists match lines, inspects match numbers): %s\n", tok)
 		} else {
-			fmt.Fprintf(&b, "Cursor unavailable (%v); narrow the search with paths or glob instead.\n", err)
+			fmt.Fprintf(&b, "Cursor unavailable (%v).\n", err)
+			d.Problems = append(d.Problems, "cursor unavailable: "+err.Error())
 		}
 	}
-	if pat := snap.Meta.Options["pattern"]; total > 0 && len(pat) <= maxEchoBytes && len(files[0].Path) <= maxEchoBytes {
-		fmt.Fprintf(&b, "Then: {\"mode\":\"matches\",\"pattern\":%s,\"paths\":[%q]} lists the numbered lines of one file.\n", quotePattern(pat), files[0].Path)
-	} else if total > 0 {
-		b.WriteString("Then: the same request with mode \"matches\" and paths set to one file lists its numbered lines.\n")
+	if s := d.SummaryCursor; s != "" {
+		if !done {
+			addNext(d, Request{Cursor: s}, fmt.Sprintf("files %d–%d of %d", next+1, min(total, next+snapshot.MaxSummaryFiles), total))
+		}
+		if len(files) > 0 && len(files[0].Path) <= maxEchoBytes {
+			addNext(d, Request{Cursor: s, Paths: StringList{files[0].Path}}, fmt.Sprintf("the match lines of %s only, numbered as here (paths takes 1–%d files)", files[0].Path, maxSelect))
+		}
+		addNext(d, Request{Cursor: s, Mode: ModeMatches}, fmt.Sprintf("every match line from #1, %d per page", v.limit))
+		if n := inspectNumbers(d.Matches); len(n) > 0 {
+			addNext(d, Request{Cursor: s, Mode: ModeInspect, MatchIndices: n}, "the code around "+matchList(n))
+		}
+	} else if len(files) > 0 && echoable(snap, files[0].Path) {
+		addNext(d, nextSearch(snap, []string{files[0].Path}, v), fmt.Sprintf("a new search (no cursor to follow): the match lines of %s", files[0].Path))
 	}
+	writeNext(&b, d)
 	a.Text = b.String()
 	return nil
+}
+
+// writeUnverified lists the files whose revision could not be verified.
+func writeUnverified(b *strings.Builder, d *Details, files []snapshot.File) {
+	var names []string
+	for _, f := range files {
+		if !f.Revision.Verified {
+			d.UnverifiedFiles = append(d.UnverifiedFiles, UnverifiedJSON{Path: f.Path, Reason: unverifiedReason})
+			if len(names) < maxUnverifiedNamed {
+				names = append(names, shorten(f.Path, maxEchoBytes))
+			}
+		}
+	}
+	if n := len(d.UnverifiedFiles); n > 0 {
+		list := strings.Join(names, ", ")
+		if n > len(names) {
+			list += fmt.Sprintf(" and %d more", n-len(names))
+		}
+		fmt.Fprintf(b, "Unverified (%s; their lines may not be the files' content now): %s\n", unverifiedReason, list)
+	}
+}
+
+// inspectNumbers returns the first match numbers of a page, for the
+// suggested inspect call.
+func inspectNumbers(ms []MatchJSON) []int {
+	var out []int
+	for _, m := range ms {
+		if len(out) == nextInspect {
+			break
+		}
+		out = append(out, m.Match)
+	}
+	return out
+}
+
+func matchList(n []int) string {
+	parts := make([]string, len(n))
+	for i, x := range n {
+		parts[i] = fmt.Sprintf("#%d", x)
+	}
+	return "match " + strings.Join(parts, ", ")
+}
+
+// addNext appends a suggested call.
+func addNext(d *Details, r Request, why string) {
+	d.Next = append(d.Next, NextCall{Request: r, Why: why})
+}
+
+// nextSearch is the exact request of a new search with the options of
+// snap's search, limited to paths (when given), for its match lines.
+func nextSearch(snap *snapshot.Snapshot, paths []string, v view) Request {
+	r := requestOf(snap)
+	if len(paths) > 0 {
+		r.Paths = paths
+	}
+	r.Mode = ModeMatches
+	if v.limit != defaultLimit {
+		n := v.limit
+		r.Limit = &n
+	}
+	if v.context > 0 {
+		c := v.context
+		r.Context = &c
+	}
+	return r
+}
+
+// echoable reports whether a new search of path with snap's options can be
+// suggested whole: its pattern, root and path are short enough to echo.
+func echoable(snap *snapshot.Snapshot, path string) bool {
+	return len(path) <= maxEchoBytes && len(snap.Meta.Root) <= maxEchoBytes && len(snap.Meta.Options["pattern"]) <= maxEchoBytes
+}
+
+// requestJSON renders a request as the exact JSON object to send.
+func requestJSON(r Request) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(r)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// writeNext writes the suggested calls, each an exact request.
+func writeNext(b *strings.Builder, d *Details) {
+	if len(d.Next) == 0 {
+		return
+	}
+	b.WriteString("Next calls (exact requests):\n")
+	for _, n := range d.Next {
+		fmt.Fprintf(b, "  %s  — %s\n", requestJSON(n.Request), n.Why)
+	}
 }
 
 // sampleWindowsOf picks up to two windows of up to seven consecutive match
@@ -634,25 +985,33 @@ func sampleWindowsOf(lines []snapshot.Line) [][]snapshot.Line {
 }
 
 func writeRetry(b *strings.Builder, d *Details) {
-	if d.Retried == nil {
+	r := d.Retried
+	if r == nil {
 		return
 	}
-	if d.Retried.Lines > 0 {
-		fmt.Fprintf(b, "Note: no match in %s; retried under the whole root: %d lines in %d files (shown below).\n", strings.Join(d.Retried.Paths, ", "), d.Retried.Lines, d.Retried.Files)
+	where := "under the whole root"
+	if r.From == retryFromCwd {
+		where = "from the working directory " + r.Root
+	}
+	if r.Lines > 0 {
+		fmt.Fprintf(b, "Note: no match in %s; retried %s: %d lines in %d files (shown below).\n", strings.Join(r.Paths, ", "), where, r.Lines, r.Files)
 	} else {
-		fmt.Fprintf(b, "Note: no match in %s, nor anywhere else under the root.\n", strings.Join(d.Retried.Paths, ", "))
+		fmt.Fprintf(b, "Note: no match in %s, nor anywhere else %s.\n", strings.Join(r.Paths, ", "), where)
 	}
 }
 
-// renderMatches writes one page of numbered match lines.
-func renderMatches(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, sel snapshot.PathSelection, offset int) error {
+// renderMatches writes one page of numbered match lines of a selection,
+// with the cursor of the next page and the next calls.
+func renderMatches(a *Answer, v view, sel snapshot.PathSelection, offset int) error {
+	snap := v.snap
 	d := &a.Details
 	d.Mode, d.Status, d.Totals = ModeMatches, status(snap.Totals), totalsJSON(snap.Totals)
+	d.Selection = sel.Paths
 	var b strings.Builder
 	b.WriteString(statusLine(snap, sel))
 	writeRetry(&b, d)
-	ctx := req.context()
-	budget := req.textBudget(responseBudget-600, budgetReserve) - b.Len()
+	ctx := v.context
+	budget := v.textBudget(responseBudget-matchesTailReserve, budgetReserve) - b.Len()
 	// Each line is rendered when the page measures it, so the bound holds
 	// by the bytes written, context rows included.
 	cw := newContextWriter(snap, ctx)
@@ -674,32 +1033,68 @@ func renderMatches(a *Answer, req *Request, env Env, snap *snapshot.Snapshot, se
 		used += len(row)
 		return len(row)
 	}
-	lines, next, done := snap.MatchesPage(sel, offset, req.limit(), budget, size)
-	selTotal := snap.Count(sel).Retained
+	lines, next, done := snap.MatchesPage(sel, offset, v.limit, budget, size)
+	count := snap.Count(sel)
+	selTotal := count.Retained
 	if len(lines) == 0 {
 		b.WriteString("No match lines in this selection.\n")
 	} else {
 		fmt.Fprintf(&b, "Match lines %d–%d of %d (path:line:columns {match #N}):\n", offset+1, offset+len(lines), selTotal)
 	}
+	var pageFiles []snapshot.File
 	for _, l := range lines {
+		f, _ := snap.File(l.Path)
+		if len(pageFiles) == 0 || pageFiles[len(pageFiles)-1].Path != l.Path {
+			pageFiles = append(pageFiles, f)
+		}
 		b.WriteString(rendered[l.Match])
-		d.Matches = append(d.Matches, matchJSON(l, snapshot.MaxExcerptChars))
+		m := matchJSON(l, snapshot.MaxExcerptChars)
+		m.Unverified = !f.Revision.Verified
+		d.Matches = append(d.Matches, m)
 		if cj, ok := cw.json[l.Match]; ok {
 			d.Context = append(d.Context, cj)
 		}
 	}
-	d.Page = &PageJSON{Kind: string(snapshot.KindMatches), Offset: offset, Count: len(lines), Total: selTotal, Done: done}
-	if !done && env.Store != nil {
-		if tok, err := env.Store.NewCursor(snap, snapshot.KindMatches, next, sel); err == nil {
+	writeUnverified(&b, d, pageFiles)
+	d.Page = &PageJSON{Kind: string(snapshot.KindMatches), Offset: offset, Count: len(lines), Total: selTotal, Done: done, Limit: v.limit, Context: ctx}
+	if !done && v.env.Store != nil {
+		tok, err := v.env.Store.NewPageCursor(snap, snapshot.Page{Kind: snapshot.KindMatches, Offset: next, Selection: sel, Limit: v.limit, Context: ctx})
+		if err == nil {
 			d.Cursor = tok
-			fmt.Fprintf(&b, "Next: {\"cursor\":%q} for lines %d–%d.\n", tok, next+1, min(selTotal, next+req.limit()))
+			addNext(d, Request{Cursor: tok}, fmt.Sprintf("match lines %d–%d of %d", next+1, min(selTotal, next+v.limit), selTotal))
 		} else {
 			fmt.Fprintf(&b, "Cursor unavailable (%v).\n", err)
+			d.Problems = append(d.Problems, "cursor unavailable: "+err.Error())
 		}
 	}
-	if snap.Totals.Partial && done {
-		b.WriteString("Only the first retained lines are listed; narrow the search (paths, glob) to see the rest.\n")
+	if n := inspectNumbers(d.Matches); len(n) > 0 {
+		if base := cmp.Or(d.Cursor, v.cursor); base != "" {
+			addNext(d, Request{Cursor: base, Mode: ModeInspect, MatchIndices: n}, "the code around "+matchList(n))
+		} else {
+			var ts []Target
+			for _, m := range d.Matches[:len(n)] {
+				if len(m.Path) <= maxEchoBytes {
+					ts = append(ts, Target{Path: m.Path, Line: m.Line})
+				}
+			}
+			if len(ts) > 0 && len(snap.Meta.Root) <= maxEchoBytes {
+				addNext(d, Request{Mode: ModeInspect, Path: snap.Meta.Root, Targets: ts}, "the code around these lines (as the files are now)")
+			}
+		}
 	}
+	if done && count.Partial {
+		// Lines the snapshot does not hold: only a new search shows them.
+		for _, f := range snap.Files() {
+			if f.Retained < f.Lines && sel.Match(f.Path) {
+				b.WriteString("Only the first retained lines are listed (more than 50,000 in all).\n")
+				if echoable(snap, f.Path) {
+					addNext(d, nextSearch(snap, []string{f.Path}, v), fmt.Sprintf("a new search of %s alone, for its %d lines not retained", f.Path, f.Lines-f.Retained))
+				}
+				break
+			}
+		}
+	}
+	writeNext(&b, d)
 	a.Text = b.String()
 	return nil
 }

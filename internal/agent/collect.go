@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -34,9 +35,7 @@ type searchResult struct {
 // and env.Progress hears of every ProgressEvery files.
 func runSearch(r *Request, env Env, root string, subPaths []string) (*searchResult, error) {
 	mo := matcher.Options{Patterns: []string{r.Pattern}, Fixed: r.Literal, CRLF: true, LineTerminator: '\n'}
-	if r.IgnoreCase {
-		mo.Case = matcher.Insensitive
-	}
+	mo.Case = r.caseMode()
 	m, err := matcher.Compile(mo)
 	if err != nil {
 		return nil, &Error{Code: CodePattern, Msg: err.Error()}
@@ -100,7 +99,7 @@ type collector struct {
 	note   func(string)
 	walk   *walkState
 	path   string // the current file, relative to root
-	tr     *revisions.Tracker
+	tr     *finishTap
 	ranges []matcher.Range
 	utf16  []matcher.Range
 	sr     []snapshot.Range
@@ -148,14 +147,56 @@ func (c *collector) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
 		f.Close()
 		return nil, nil, oserr.Wrap(err)
 	}
-	c.tr = tr
-	return f, tr, nil
+	c.tr = &finishTap{tr: tr}
+	return f, c.tr, nil
+}
+
+// finishTap is the revisions.Tracker of one file, finished as soon as the
+// file has been read to its end: while the file is still open (the pipeline
+// closes it before End), so that a file read whole and unchanged is
+// Verified. A file not read to its end is finished in End, unverified.
+type finishTap struct {
+	tr   *revisions.Tracker
+	rev  revisions.Revision
+	done bool
+}
+
+// Reader implements pipeline.Tap.
+func (t *finishTap) Reader(r io.Reader) io.Reader { return &finishReader{t: t, r: t.tr.Reader(r)} }
+
+// Write implements pipeline.Tap: the whole mapped file at once.
+func (t *finishTap) Write(p []byte) (int, error) {
+	n, err := t.tr.Write(p)
+	if t.tr.BytesRead() >= t.tr.Identity().Size {
+		t.finish()
+	}
+	return n, err
+}
+
+func (t *finishTap) finish() revisions.Revision {
+	if !t.done {
+		t.rev, t.done = t.tr.Finish(), true
+	}
+	return t.rev
+}
+
+type finishReader struct {
+	t *finishTap
+	r io.Reader
+}
+
+func (f *finishReader) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if err == io.EOF {
+		f.t.finish()
+	}
+	return n, err
 }
 
 // End implements pipeline.Sink.
 func (c *collector) End(e walker.Entry, err error) bool {
 	if c.tr != nil {
-		c.b.AddFile(c.path, c.tr.Finish())
+		c.b.AddFile(c.path, c.tr.finish())
 		c.tr = nil
 	}
 	if err != nil {

@@ -9,8 +9,9 @@ const (
 	// and the cursor.
 	everythingReserve = 1600
 	// summaryRowReserve is kept free below each summary sample row for
-	// the lines that follow the samples (the cursor and the hint).
-	summaryRowReserve = 400
+	// the lines that follow the samples (the summary cursor and the next
+	// calls).
+	summaryRowReserve = 1200
 
 	// maxContext, defaultLimit, maxLimit and maxInspectBatch bound the
 	// request fields context, limit and targets.
@@ -18,6 +19,20 @@ const (
 	defaultLimit    = 20
 	maxLimit        = 100
 	maxInspectBatch = 5
+
+	// matchesTailReserve is what a matches page keeps free of match lines
+	// for what follows them: unverified files, the cursor and the next
+	// calls.
+	matchesTailReserve = 1200
+	// maxUnverifiedNamed is how many unverified files the text of a page
+	// names (the details list all of the page's).
+	maxUnverifiedNamed = 5
+
+	// maxSelect is how many files one cursor request may select (paths).
+	maxSelect = 20
+	// nextInspect is how many match numbers a suggested inspect call
+	// names.
+	nextInspect = 3
 
 	// maxProblems bounds the per-path errors kept for an answer.
 	maxProblems = 5

@@ -76,7 +76,8 @@ var encodingExpect = map[string]map[string]int{
 // agentCounts returns the agent's matching lines per file for pattern.
 func agentCounts(t *testing.T, root, pattern string) map[string]int {
 	t.Helper()
-	res, err := runSearch(&Request{Pattern: pattern}, Env{}, root, nil)
+	sensitive := false // rg's default, not the agent's smart case
+	res, err := runSearch(&Request{Pattern: pattern, IgnoreCase: &sensitive}, Env{}, root, nil)
 	if err != nil {
 		t.Fatalf("%q: %v", pattern, err)
 	}

@@ -9,17 +9,20 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/evgrep/evgrep/matcher"
+	"github.com/evgrep/evgrep/snapshot"
 )
 
 // Request is one agent call. Unknown fields are an error.
 type Request struct {
 	Pattern      string     `json:"pattern,omitempty" jsonschema:"the regular expression (rg syntax) or, with literal, the text to find"`
 	Path         string     `json:"path,omitempty" jsonschema:"the search root (default: the current directory)"`
-	Paths        StringList `json:"paths,omitempty" jsonschema:"sub-paths of the root to search (files or folders)"`
+	Paths        StringList `json:"paths,omitempty" jsonschema:"sub-paths of the root to search (files or folders); with a cursor, 1-20 files of its search to select"`
 	Glob         StringList `json:"glob,omitempty" jsonschema:"include globs, rg -g syntax"`
 	Exclude      StringList `json:"exclude,omitempty" jsonschema:"exclude globs"`
 	Literal      bool       `json:"literal,omitempty" jsonschema:"treat pattern as a literal string"`
-	IgnoreCase   bool       `json:"ignoreCase,omitempty" jsonschema:"match case-insensitively"`
+	IgnoreCase   *bool      `json:"ignoreCase,omitempty" jsonschema:"true: ignore case; false: match case; omitted: smart case (ignore case unless the pattern has an uppercase letter)"`
 	Hidden       *bool      `json:"hidden,omitempty" jsonschema:"search hidden files (default true)"`
 	Context      *int       `json:"context,omitempty" jsonschema:"lines of context around each match line, 0-20"`
 	Limit        *int       `json:"limit,omitempty" jsonschema:"match lines per page, 1-100"`
@@ -183,6 +186,14 @@ func (r *Request) Validate() error {
 	if r.Mode == ModeSummary && r.Context != nil && *r.Context > 0 {
 		return invalid("context applies to mode matches (or auto), not summary")
 	}
+	if r.Cursor != "" && len(r.Paths) > 0 {
+		if r.Mode == ModeSummary {
+			return invalid("paths with a cursor select files for their match lines: mode matches (or no mode), not summary")
+		}
+		if len(r.Paths) > maxSelect {
+			return invalid("paths with a cursor selects 1-%d files", maxSelect)
+		}
+	}
 	return nil
 }
 
@@ -248,6 +259,26 @@ func (r *Request) context() int {
 	return *r.Context
 }
 
+// caseMode is the matcher's case mode: smart case unless ignoreCase is
+// given (as rg -S, -i, -s).
+func (r *Request) caseMode() matcher.CaseMode {
+	switch {
+	case r.IgnoreCase == nil:
+		return matcher.Smart
+	case *r.IgnoreCase:
+		return matcher.Insensitive
+	}
+	return matcher.Sensitive
+}
+
+// caseOption encodes the case mode for the snapshot's options.
+func (r *Request) caseOption() string {
+	if r.IgnoreCase == nil {
+		return "smart"
+	}
+	return fmt.Sprint(*r.IgnoreCase)
+}
+
 // searchOptions are the request fields that define the search: they make
 // the snapshot's fingerprint, so a cursor cannot be replayed with other
 // options. Answer-shaping fields (mode, limit, context) are not included.
@@ -256,7 +287,7 @@ func (r *Request) searchOptions() map[string]string {
 	return map[string]string{
 		"pattern":    r.Pattern,
 		"literal":    fmt.Sprint(r.Literal),
-		"ignoreCase": fmt.Sprint(r.IgnoreCase),
+		"ignoreCase": r.caseOption(),
 		"hidden":     fmt.Sprint(r.hidden()),
 		"glob":       enc(r.Glob),
 		"exclude":    enc(r.Exclude),
@@ -264,8 +295,39 @@ func (r *Request) searchOptions() map[string]string {
 	}
 }
 
-// restatesSearch reports whether a cursor request also names search options
-// (which must then equal the cursor's).
-func (r *Request) restatesSearch() bool {
-	return r.Pattern != "" || r.Literal || r.IgnoreCase || r.Hidden != nil || len(r.Glob) > 0 || len(r.Exclude) > 0 || len(r.Paths) > 0
+// checkRestated refuses a cursor request that restates a search option
+// (pattern, literal, ignoreCase, hidden, glob, exclude) with another value
+// than the cursor's search. With a cursor, paths select files instead.
+func (r *Request) checkRestated(opts map[string]string) error {
+	mine := r.searchOptions()
+	differs := func(k string) bool { return mine[k] != opts[k] }
+	if r.Pattern != "" && differs("pattern") || r.Literal && differs("literal") ||
+		r.IgnoreCase != nil && differs("ignoreCase") || r.Hidden != nil && differs("hidden") ||
+		len(r.Glob) > 0 && differs("glob") || len(r.Exclude) > 0 && differs("exclude") {
+		return &snapshot.Error{Code: snapshot.CodeOptionsConflict, Msg: "the request's options differ from the cursor's search"}
+	}
+	return nil
+}
+
+// requestOf rebuilds the search request from a snapshot's options: the
+// exact request of a new search with the same options (see nextSearch).
+func requestOf(snap *snapshot.Snapshot) Request {
+	o := snap.Meta.Options
+	r := Request{Pattern: o["pattern"], Path: snap.Meta.Root, Literal: o["literal"] == "true"}
+	switch o["ignoreCase"] {
+	case "true", "false":
+		v := o["ignoreCase"] == "true"
+		r.IgnoreCase = &v
+	}
+	if o["hidden"] == "false" {
+		v := false
+		r.Hidden = &v
+	}
+	for k, dst := range map[string]*StringList{"glob": &r.Glob, "exclude": &r.Exclude, "paths": &r.Paths} {
+		var v []string
+		if json.Unmarshal([]byte(o[k]), &v) == nil && len(v) > 0 {
+			*dst = v
+		}
+	}
+	return r
 }

@@ -15,6 +15,7 @@ Which call when:
 - A new question: {pattern}, narrowed with path, paths, glob, exclude. A broad result comes as a summary, a small one as all its lines.
 - The matching lines: {pattern, mode:"matches", limit}; context (0-20) adds lines around each.
 - The next page: {cursor} from the previous answer. It never searches again and keeps every option.
+- From a summary: {cursor:summaryCursor, paths:[1-20 of its files]} lists those files' lines, numbered as in the summary; mode:"matches" lists all from #1. Each answer ends with its next calls as exact requests.
 - The code around matches: {mode:"inspect", cursor, matchIndices:[1-5 match numbers]}, or {mode:"inspect", path, line}, or {mode:"inspect", targets:[{path,line}, up to 5]}. It shows the whole enclosing declaration; a long one continues with the returned cursor.
 - The structure of files: {mode:"outline", path or paths}; items:"exports" for the public surface only.`
 
