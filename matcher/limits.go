@@ -68,3 +68,10 @@ const (
 	// with the vectorised scan; shorter ones keep the byte scanner.
 	minMultiScan = 256
 )
+
+// The windows in which a literal's scan bytes are looked for (litScan.find):
+// the first, and the largest it doubles to while no scan byte hits.
+const (
+	litScanFirstWindow = 64
+	litScanMaxWindow   = 1 << 20
+)

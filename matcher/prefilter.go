@@ -330,32 +330,46 @@ func (p *prefilter) find(buf []byte, from int) (int, bool) {
 }
 
 // find looks for an occurrence of the literal starting in [from, limit).
+//
+// Each scan byte is looked for in a window that starts small and doubles
+// while no byte hits, so that one call costs about the distance to the
+// next hit, not the rest of the buffer: without it, a scan byte that never
+// occurs (the 'A' of -i a) was searched for through the whole rest of a
+// huge line on every call, quadratic in the line's occurrences.
 func (a *litScan) find(buf []byte, from, limit int) (int, bool) {
 	n := len(a.l)
-	var next [maxScanBytes]int
-	for i := range a.bytes {
-		next[i] = -1
-	}
+	// next[i] is the next hit of scan byte i (or -1); upto[i] says that
+	// there is none before it.
+	var next, upto [maxScanBytes]int
 	q := from + a.pos // first possible position of the scan byte
+	for i := range a.bytes {
+		next[i], upto[i] = -1, q
+	}
 	hi := min(limit+a.pos, len(buf)-(n-1-a.pos))
+	w := litScanFirstWindow
 	for q < hi {
-		// Next hit of any of the scan bytes at or after q.
+		wend := min(hi, q+w)
 		hit := -1
 		for i, b := range a.bytes {
-			if next[i] < q {
-				j := bytes.IndexByte(buf[q:hi], b)
-				if j < 0 {
-					next[i] = len(buf) + 1
+			if next[i] >= 0 && next[i] < q {
+				next[i], upto[i] = -1, q
+			}
+			if next[i] < 0 && upto[i] < wend {
+				lo := max(q, upto[i])
+				if j := bytes.IndexByte(buf[lo:wend], b); j >= 0 {
+					next[i] = lo + j
 				} else {
-					next[i] = q + j
+					upto[i] = wend
 				}
 			}
-			if next[i] < hi && (hit < 0 || next[i] < hit) {
+			if next[i] >= 0 && (hit < 0 || next[i] < hit) {
 				hit = next[i]
 			}
 		}
 		if hit < 0 {
-			return 0, false
+			q = wend
+			w = min(2*w, litScanMaxWindow)
+			continue
 		}
 		start := hit - a.pos
 		if start >= from && a.verify(buf, start) {
