@@ -812,11 +812,23 @@ func isCapLetter(b byte) bool {
 
 // interpolate expands a replacement template with grep-matcher's rules.
 func (m *Matcher) interpolate(dst, tmpl, h []byte, caps []int) []byte {
-	group := func(i int) {
+	return ExpandTemplate(dst, tmpl, func(name string) (int, bool) {
+		i, ok := m.names[name]
+		return i, ok
+	}, func(dst []byte, i int) []byte {
 		if i >= 0 && 2*i+1 < len(caps) && caps[2*i] >= 0 {
 			dst = append(dst, h[caps[2*i]:caps[2*i+1]]...)
 		}
-	}
+		return dst
+	})
+}
+
+// ExpandTemplate appends the replacement template tmpl to dst with
+// grep-matcher's rules: "$$" is a '$', "$N", "$name", "${N}" and
+// "${name}" are a group's text (nothing for an unknown group), any other
+// '$' stands for itself. names maps a group name to its index; group
+// appends group i's text to dst. Every engine's -r shares it.
+func ExpandTemplate(dst, tmpl []byte, names func(string) (int, bool), group func(dst []byte, i int) []byte) []byte {
 	for len(tmpl) > 0 {
 		i := bytes.IndexByte(tmpl, '$')
 		if i < 0 {
@@ -837,9 +849,9 @@ func (m *Matcher) interpolate(dst, tmpl, h []byte, caps []int) []byte {
 		}
 		tmpl = rest
 		if n, isNum := parseCapNumber(name); isNum {
-			group(n)
-		} else if idx, found := m.names[name]; found {
-			group(idx)
+			dst = group(dst, n)
+		} else if idx, found := names(name); found {
+			dst = group(dst, idx)
 		}
 	}
 	return append(dst, tmpl...)

@@ -45,6 +45,13 @@ type result struct {
 
 func runEvgrep(t *testing.T, dir string, args []string, stdin string) result {
 	t.Helper()
+	r, _ := runEvgrepErr(t, dir, args, stdin)
+	return r
+}
+
+// runEvgrepErr is runEvgrep that also returns the text of stderr.
+func runEvgrepErr(t *testing.T, dir string, args []string, stdin string) (result, string) {
+	t.Helper()
 	t.Setenv("RIPGREP_CONFIG_PATH", "") // as runRG: no user defaults
 	in, err := os.CreateTemp(t.TempDir(), "stdin")
 	if err != nil {
@@ -60,7 +67,7 @@ func runEvgrep(t *testing.T, dir string, args []string, stdin string) result {
 	defer os.Chdir(old)
 	var out, errb bytes.Buffer
 	code := Main(args, in, &out, &errb)
-	return result{code, normalize(out.Bytes()), errb.Len() > 0}
+	return result{code, normalize(out.Bytes()), errb.Len() > 0}, errb.String()
 }
 
 // refRun is the part of a reference run the tests vary: the tree (its

@@ -1,10 +1,8 @@
 package app
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -218,25 +216,4 @@ func TestPCRE2Differential(t *testing.T) {
 			}
 		})
 	}
-}
-
-// runEvgrepErr is runEvgrep that also returns the text of stderr.
-func runEvgrepErr(t *testing.T, dir string, args []string, stdin string) (result, string) {
-	t.Helper()
-	t.Setenv("RIPGREP_CONFIG_PATH", "")
-	in, err := os.CreateTemp(t.TempDir(), "stdin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in.WriteString(stdin)
-	in.Seek(0, 0)
-	defer in.Close()
-	old, _ := os.Getwd()
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Chdir(old)
-	var out, errb bytes.Buffer
-	code := Main(args, in, &out, &errb)
-	return result{code, normalize(out.Bytes()), errb.Len() > 0}, errb.String()
 }

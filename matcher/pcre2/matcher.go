@@ -379,92 +379,20 @@ func charLen(b []byte) int {
 	return 1
 }
 
-func isCapLetter(b byte) bool {
-	return b == '_' || ('0' <= b && b <= '9') || ('a' <= b && b <= 'z') || ('A' <= b && b <= 'Z')
-}
-
-// interpolate expands a replacement template with grep-matcher's rules;
-// ovec holds the match's group offsets.
+// interpolate expands a replacement template with grep-matcher's rules
+// (matcher.ExpandTemplate); ovec holds the match's group offsets.
 func (m *Matcher) interpolate(dst, tmpl, h []byte, ovec []uint64) []byte {
-	group := func(i int) {
+	return matcher.ExpandTemplate(dst, tmpl, func(name string) (int, bool) {
+		i, ok := m.c.names[name]
+		return i, ok
+	}, func(dst []byte, i int) []byte {
 		if i < 0 || 2*i+1 >= len(ovec) || i > m.c.ncap {
-			return
+			return dst
 		}
 		st, en := ovec[2*i], ovec[2*i+1]
 		if st == unset || en == unset || st > en || en > uint64(len(h)) {
-			return
+			return dst
 		}
-		dst = append(dst, h[st:en]...)
-	}
-	for len(tmpl) > 0 {
-		i := bytes.IndexByte(tmpl, '$')
-		if i < 0 {
-			break
-		}
-		dst = append(dst, tmpl[:i]...)
-		tmpl = tmpl[i:]
-		if len(tmpl) > 1 && tmpl[1] == '$' {
-			dst = append(dst, '$')
-			tmpl = tmpl[2:]
-			continue
-		}
-		name, rest, ok := capRef(tmpl)
-		if !ok {
-			dst = append(dst, '$')
-			tmpl = tmpl[1:]
-			continue
-		}
-		tmpl = rest
-		if n, isNum := capNumber(name); isNum {
-			group(n)
-		} else if idx, found := m.c.names[name]; found {
-			group(idx)
-		}
-	}
-	return append(dst, tmpl...)
-}
-
-// capRef parses "$name" or "${name}" at the start of t.
-func capRef(t []byte) (string, []byte, bool) {
-	if len(t) <= 1 || t[0] != '$' {
-		return "", nil, false
-	}
-	i := 1
-	brace := t[1] == '{'
-	if brace {
-		i++
-	}
-	end := i
-	for end < len(t) && isCapLetter(t[end]) {
-		end++
-	}
-	if end == i {
-		return "", nil, false
-	}
-	name := string(t[i:end])
-	if brace {
-		if end >= len(t) || t[end] != '}' {
-			return "", nil, false
-		}
-		end++
-	}
-	return name, t[end:], true
-}
-
-// capNumber parses a group number as Rust's u32 parse does.
-func capNumber(s string) (int, bool) {
-	if s == "" {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false
-		}
-		n = n*10 + int(s[i]-'0')
-		if n > 1<<32 {
-			return 0, false
-		}
-	}
-	return n, true
+		return append(dst, h[st:en]...)
+	})
 }
