@@ -1,0 +1,7 @@
+//go:build !cgo
+
+package syntax
+
+// classify is never reached without cgo (Occurrences checks Supported
+// first); it answers ErrNoParser all the same.
+func classify(Language, []byte, []Occurrence) error { return ErrNoParser }
