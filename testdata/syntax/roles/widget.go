@@ -2,8 +2,8 @@
 package shapes
 
 import (
-	"fmt"
 	Widget "example.com/widget"
+	"fmt"
 )
 
 // Widget is a thing with a size.
