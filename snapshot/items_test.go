@@ -207,7 +207,6 @@ func TestItemsCursorAcrossStores(t *testing.T) {
 	}
 }
 
-
 // TestItemsDecodeDamage: truncations and bit flips of an analysis never
 // panic, and whatever decodes is a consistent analysis.
 func TestItemsDecodeDamage(t *testing.T) {
