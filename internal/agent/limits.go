@@ -64,3 +64,25 @@ const (
 	// end, the cursor and the notes.
 	outlineReserve = 400
 )
+
+// Impact and navigation bounds.
+const (
+	// maxSymbolBytes bounds the name an impact looks for.
+	maxSymbolBytes = 256
+	// defaultParseBudget and maxParseBudget bound the files one impact
+	// parses (request field parseBudget, 1-maxParseBudget).
+	defaultParseBudget = 200
+	maxParseBudget     = 2000
+	// maxImpactRetained bounds the bytes of the files an impact keeps
+	// to parse; files past it keep their occurrences, unclassified.
+	maxImpactRetained = 256 << 20
+	// impactTextBytes bounds the excerpt of one occurrence.
+	impactTextBytes = 200
+	// analysisPageItems is how many items an analysis page shows.
+	analysisPageItems = 30
+	// analysisReserve is what an analysis page keeps free of items for
+	// its counts, test files, cursor and next calls.
+	analysisReserve = 3000
+	// analysisListed bounds the files an analysis page names with counts.
+	analysisListed = 10
+)
