@@ -121,7 +121,7 @@ func analysisRequest(req *Request, env Env, root string) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := impactPage(env, res.Snap, 0)
+	a, err := impactPage(env, res.Snap, 0, req.full)
 	if a != nil {
 		a.Details.Problems = append(a.Details.Problems, res.Problems...)
 	}
@@ -135,7 +135,7 @@ func continueAnalysis(req *Request, env Env, snap *snapshot.Snapshot, cur snapsh
 		if req.Pattern != "" || req.Path != "" || len(req.Paths) > 0 || (req.Mode != "" && req.Mode != ModeImpact) {
 			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "an impact cursor only pages the impact: {\"cursor\":…} alone"}
 		}
-		return impactPage(env, snap, cur.Offset)
+		return impactPage(env, snap, cur.Offset, false)
 	}
 	return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "this cursor pages an analysis this request cannot continue"}
 }
@@ -270,8 +270,27 @@ func fileList(b *strings.Builder, label string, files []ImpactFileJSON) []Impact
 	return out
 }
 
-// impactPage renders the items of an impact snapshot from offset on.
-func impactPage(env Env, snap *snapshot.Snapshot, offset int) (*Answer, error) {
+// HandleFull answers an analysis request (mode impact) with every item at
+// once, unbounded and without a cursor: the CLI's forms (--impact and the
+// like) print it whole. Other modes are refused.
+func HandleFull(req *Request, env Env) *Answer {
+	if req.Mode != ModeImpact || req.Cursor != "" {
+		return errorAnswer(invalid("HandleFull answers a new mode impact request only"))
+	}
+	if err := req.Validate(); err != nil {
+		return errorAnswer(err)
+	}
+	req.full = true
+	a, err := handle(req, env)
+	if err != nil {
+		return errorAnswer(err)
+	}
+	return a
+}
+
+// impactPage renders the items of an impact snapshot from offset on (all
+// of them, with no bound and no cursor, when full).
+func impactPage(env Env, snap *snapshot.Snapshot, offset int, full bool) (*Answer, error) {
 	o := snap.Meta.Options
 	atoi := func(k string) int { n, _ := strconv.Atoi(o[k]); return n }
 	a := &Answer{}
@@ -307,7 +326,12 @@ func impactPage(env Env, snap *snapshot.Snapshot, offset int) (*Answer, error) {
 	ij.TestFiles = fileList(&tail, fmt.Sprintf("Test files mentioning %q", ij.Name), tests)
 	budget := responseBudget - analysisReserve - b.Len() - tail.Len()
 	items, next, done := snap.ItemsPage(offset, analysisPageItems, budget, itemSize)
-	if len(items) == 0 {
+	if full {
+		items, next, done = snap.Items(), snap.ItemCount(), true
+	}
+	if snap.ItemCount() == 0 {
+		b.WriteString("No occurrences.\n")
+	} else if len(items) == 0 {
 		b.WriteString("No occurrences on this page.\n")
 	} else {
 		fmt.Fprintf(&b, "Occurrences %d–%d of %d (source files first, then test files):\n", offset+1, next, snap.ItemCount())

@@ -40,6 +40,8 @@ type Request struct {
 	// budgetChars is the character budget of the answer when Budget
 	// applies (an implicit auto search), else 0.
 	budgetChars int
+	// full asks an analysis for every item in one answer (HandleFull).
+	full bool
 }
 
 // Budget values (Request.Budget) and what each allows, in estimated

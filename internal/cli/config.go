@@ -48,6 +48,7 @@ const (
 	CmdMCP
 	CmdOutline
 	CmdGenerate
+	CmdAnalysis
 )
 
 // Env describes the process environment that rg consults when choosing
@@ -112,6 +113,13 @@ type Config struct {
 	MCPHTTP      string
 	// MCPAllowOrigins are the browser origins the MCP HTTP server serves.
 	MCPAllowOrigins []string
+
+	// Analysis is the analysis of CmdAnalysis ("impact", "impact-symbol")
+	// and AnalysisTarget its value (FILE:LINE, a symbol); ParseBudget is
+	// --parse-budget (0: the default).
+	Analysis       string
+	AnalysisTarget string
+	ParseBudget    int
 }
 
 // Load parses argv and derives the Config.
@@ -139,6 +147,19 @@ func Load(argv []string, env Env) (*Config, error) {
 		c.AgentRequest = v
 		c.AgentFormat, _ = a.Value("agent-format")
 		return c, nil
+	}
+	for _, k := range []string{"impact", "impact-symbol"} {
+		if v, ok := a.Value(k); ok {
+			c.Command, c.Analysis, c.AnalysisTarget, c.Paths = CmdAnalysis, k, v, a.Positional
+			if v, ok := a.Value("parse-budget"); ok {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					return nil, fmt.Errorf("invalid digit found in string")
+				}
+				c.ParseBudget = n
+			}
+			return c, nil
+		}
 	}
 	if a.Has("mcp") || a.Has("mcp-http") {
 		c.Command = CmdMCP

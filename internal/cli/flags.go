@@ -193,6 +193,9 @@ var flagTable = []flagDef{
 	{long: "mcp-http", value: true},
 	{long: "mcp-allow-origin", value: true},
 	{long: "outline"},
+	{long: "impact", value: true},
+	{long: "impact-symbol", value: true, hyphen: true},
+	{long: "parse-budget", value: true, number: true},
 }
 
 var (

@@ -124,6 +124,10 @@ var flagHelp = map[string]string{
 	"outline":       "evgrep: print the declarations of files (with --json: structured).",
 
 	"mcp-allow-origin": "evgrep: serve browser pages of this origin over --mcp-http (exact match, repeatable).",
+
+	"impact":        "evgrep: every occurrence of the name declared at FILE:LINE, by syntax role (with --json: structured).",
+	"impact-symbol": "evgrep: every occurrence of the symbol NAME, by syntax role, under PATH (default: .).",
+	"parse-budget":  "evgrep: files --impact parses at most, 1-2000 (default 200).",
 }
 
 // WriteHelp prints evgrep's help in rg's layout: usage, arguments, then
