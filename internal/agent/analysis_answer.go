@@ -136,6 +136,11 @@ func continueAnalysis(req *Request, env Env, snap *snapshot.Snapshot, cur snapsh
 			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "an impact cursor only pages the impact: {\"cursor\":…} alone"}
 		}
 		return impactPage(env, snap, cur.Offset, false)
+	case kindImports, kindTests:
+		if req.Pattern != "" || req.Path != "" || len(req.Paths) > 0 || (req.Mode != "" && req.Mode != snap.Meta.Options[optKind]) {
+			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "a navigation cursor only pages its answer: {\"cursor\":…} alone"}
+		}
+		return navPage(env, snap, cur.Offset, false)
 	}
 	return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "this cursor pages an analysis this request cannot continue"}
 }
@@ -274,8 +279,8 @@ func fileList(b *strings.Builder, label string, files []ImpactFileJSON) []Impact
 // once, unbounded and without a cursor: the CLI's forms (--impact and the
 // like) print it whole. Other modes are refused.
 func HandleFull(req *Request, env Env) *Answer {
-	if req.Mode != ModeImpact || req.Cursor != "" {
-		return errorAnswer(invalid("HandleFull answers a new mode impact request only"))
+	if (req.Mode != ModeImpact && req.Mode != ModeImports && req.Mode != ModeTests) || req.Cursor != "" {
+		return errorAnswer(invalid("HandleFull answers a new mode impact, imports or tests request only"))
 	}
 	if err := req.Validate(); err != nil {
 		return errorAnswer(err)

@@ -66,6 +66,8 @@ type Details struct {
 	OtherFiles []string `json:"otherFiles,omitempty"`
 	// Impact is a mode impact answer's counts and page of occurrences.
 	Impact *ImpactJSON `json:"impact,omitempty"`
+	// Navigation is a mode imports or tests answer's links.
+	Navigation *NavJSON `json:"navigation,omitempty"`
 }
 
 // TotalsJSON are exact totals.
@@ -377,6 +379,8 @@ func handle(req *Request, env Env) (*Answer, error) {
 		return outline(req, env, root)
 	case ModeImpact:
 		return analysisRequest(req, env, root)
+	case ModeImports, ModeTests:
+		return navRequest(req, env, root)
 	}
 	return searchRequest(req, env, root)
 }

@@ -86,3 +86,14 @@ const (
 	// analysisListed bounds the files an analysis page names with counts.
 	analysisListed = 10
 )
+
+// Navigation bounds (modes imports and tests).
+const (
+	// maxNavFiles bounds the files one navigation reads after its
+	// prefilter; more are counted and stated.
+	maxNavFiles = 2000
+	// maxNavLines bounds the matching lines kept per file.
+	maxNavLines = 50
+	// maxTestNames bounds the declarations whose mentions link a test file.
+	maxTestNames = 16
+)

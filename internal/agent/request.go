@@ -26,7 +26,7 @@ type Request struct {
 	Hidden       *bool      `json:"hidden,omitempty" jsonschema:"search hidden files (default true)"`
 	Context      *int       `json:"context,omitempty" jsonschema:"lines of context around each match line, 0-20"`
 	Limit        *int       `json:"limit,omitempty" jsonschema:"match lines per page, 1-100"`
-	Mode         string     `json:"mode,omitempty" jsonschema:"auto, summary, matches, inspect, outline or impact"`
+	Mode         string     `json:"mode,omitempty" jsonschema:"auto, summary, matches, inspect, outline, impact, imports or tests"`
 	Line         int        `json:"line,omitempty" jsonschema:"inspect: 1-based line in path"`
 	MatchIndex   int        `json:"matchIndex,omitempty" jsonschema:"inspect: match number from a previous answer (with cursor)"`
 	MatchIndices []int      `json:"matchIndices,omitempty" jsonschema:"inspect: 1-5 match numbers (with cursor)"`
@@ -109,6 +109,8 @@ const (
 	ModeInspect = "inspect"
 	ModeOutline = "outline"
 	ModeImpact  = "impact"
+	ModeImports = "imports"
+	ModeTests   = "tests"
 )
 
 // Error codes of requests (cursor codes come from the snapshot package).
@@ -154,8 +156,10 @@ func (r *Request) Validate() error {
 	case "", ModeAuto, ModeSummary, ModeMatches, ModeInspect, ModeOutline:
 	case ModeImpact:
 		return r.validateAnalysis()
+	case ModeImports, ModeTests:
+		return r.validateNav()
 	default:
-		return invalid("mode %q: expected auto, summary, matches, inspect, outline or impact", shorten(r.Mode, 64))
+		return invalid("mode %q: expected auto, summary, matches, inspect, outline, impact, imports or tests", shorten(r.Mode, 64))
 	}
 	if r.Symbol != "" || r.ParseBudget != nil {
 		return invalid("symbol and parseBudget belong to mode impact")
