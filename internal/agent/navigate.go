@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -493,9 +494,15 @@ func RunTests(spec NavSpec) (*snapshot.Snapshot, []string, error) {
 	var links []link
 	for _, f := range run.files {
 		l := link{f: f, mentions: map[string]int{}, imports: importsOf(rs, f, t.abs)}
+		// A Go file of another package mentions the names qualified by
+		// the package's name (strings.NewReader, not a Reader of its own).
+		qual := ""
+		if t.lang == syntax.Go && filepath.Dir(f.rel) != dir && l.imports != "" {
+			qual = path.Base(l.imports) + "."
+		}
 		for _, ln := range f.lines {
 			for _, n := range names {
-				if c := len(syntax.FindWord([]byte(ln.text), n)); c > 0 {
+				if c := len(syntax.FindWord([]byte(ln.text), qual+n)); c > 0 {
 					l.mentions[n] += c
 					l.count += c
 				}
@@ -506,7 +513,7 @@ func RunTests(spec NavSpec) (*snapshot.Snapshot, []string, error) {
 			l.group = grpName
 		case f.named == "package":
 			l.group = grpPackage
-		case l.imports != "":
+		case l.imports != "" && l.count > 0:
 			l.group = grpImportsIt
 		case l.count > 0 && !resolvable(t.lang):
 			// Without import resolution, mentions are the evidence.

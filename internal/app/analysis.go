@@ -11,7 +11,8 @@ import (
 	"github.com/evgrep/evgrep/internal/agent"
 )
 
-// analysis implements --impact FILE:LINE and --impact-symbol NAME [PATH]:
+// analysis implements --impact FILE:LINE, --impact-symbol NAME [PATH],
+// --imports FILE and --tests FILE:
 // the agent's analysis answered whole (every item, no cursor), as text or,
 // with --json, one JSON object per item then a summary object. Exit codes
 // as a search: 0 with items, 1 without, 2 on an error.
@@ -38,6 +39,18 @@ func (r *run) analysis() int {
 			return exitError
 		}
 		req.Path, req.Line = cfg.AnalysisTarget[:i], line
+	case "imports", "tests":
+		if len(cfg.Paths) > 0 {
+			fmt.Fprintf(r.stderr, "evgrep: --%s FILE takes no paths (it searches the workspace of FILE)\n", cfg.Analysis)
+			return exitError
+		}
+		req.Mode, req.Path = cfg.Analysis, cfg.AnalysisTarget
+		req.Glob = nil
+		if cfg.Args.Has("parse-budget") || len(cfg.Args.Values("glob")) > 0 {
+			fmt.Fprintf(r.stderr, "evgrep: --%s takes neither --parse-budget nor -g\n", cfg.Analysis)
+			return exitError
+		}
+		req.ParseBudget = nil
 	case "impact-symbol":
 		req.Symbol = cfg.AnalysisTarget
 		if len(cfg.Paths) > 1 {
@@ -57,6 +70,9 @@ func (r *run) analysis() int {
 		fmt.Fprintln(r.stderr, "evgrep:", strings.TrimSpace(msg))
 		return exitError
 	}
+	if nav := a.Details.Navigation; nav != nil {
+		return r.printNav(a, nav)
+	}
 	im := a.Details.Impact
 	if cfg.Args.Has("json") && im != nil {
 		enc := json.NewEncoder(r.out)
@@ -74,6 +90,27 @@ func (r *run) analysis() int {
 		}
 	}
 	if im == nil || im.Occurrences == 0 {
+		return exitNoMatch
+	}
+	return exitMatch
+}
+
+// printNav prints a navigation answer: its text, or with --json one
+// object per link then a summary. Exit 1 when it found nothing.
+func (r *run) printNav(a *agent.Answer, nav *agent.NavJSON) int {
+	if r.cfg.Args.Has("json") {
+		enc := json.NewEncoder(r.out)
+		enc.SetEscapeHTML(false)
+		for _, it := range nav.Items {
+			enc.Encode(analysisLine{Type: "link", Data: it})
+		}
+		sum := *nav
+		sum.Items = nil
+		enc.Encode(analysisLine{Type: "summary", Data: sum, Problems: a.Details.Problems})
+	} else {
+		io.WriteString(r.out, a.Text)
+	}
+	if len(nav.Items) == 0 {
 		return exitNoMatch
 	}
 	return exitMatch

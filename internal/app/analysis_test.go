@@ -53,6 +53,16 @@ func TestAnalysisForms(t *testing.T) {
 		{[]string{"--impact", "missing.go:3"}, 2, nil, []string{"missing.go: no such file or directory"}},
 		{[]string{"--impact-symbol", "Run", "--parse-budget", "0"}, 2, nil, []string{"parseBudget 0: expected 1-2000"}},
 		{[]string{"--impact-symbol", "Run", "a", "b"}, 2, nil, []string{"at most one PATH"}},
+		{[]string{"--imports", "b/b.go"}, 0, []string{
+			"evgrep imports of b/b.go (go): imports 1 (workspace 1), imported by 0",
+			"#1 b/b.go:3  imports  [workspace]  x/a → a/"}, nil},
+		{[]string{"--imports", "a/a.go", "--json"}, 0, []string{
+			`{"type":"link","data":{"index":1,"path":"b/b.go","line":3,"start":18,"end":23,"role":"imported-by","label":"import","text":"x/a"}}`,
+			`{"type":"summary","data":{"file":"a/a.go","language":"go","groups":{"imported-by":1}`}, nil},
+		{[]string{"--tests", "b/b.go"}, 0, []string{"#1 b/b_test.go:1  name  [Go test file (_test.go)]  named for b.go"}, nil},
+		{[]string{"--tests", "a/a.go"}, 1, []string{"0 test files", "Nothing found."}, nil},
+		{[]string{"--tests", "notes/readme.md"}, 2, nil, []string{"no parser for this file type"}},
+		{[]string{"--imports", "a/a.go", "b"}, 2, nil, []string{"takes no paths"}},
 	}
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {

@@ -114,8 +114,9 @@ type Config struct {
 	// MCPAllowOrigins are the browser origins the MCP HTTP server serves.
 	MCPAllowOrigins []string
 
-	// Analysis is the analysis of CmdAnalysis ("impact", "impact-symbol")
-	// and AnalysisTarget its value (FILE:LINE, a symbol); ParseBudget is
+	// Analysis is the analysis of CmdAnalysis ("impact", "impact-symbol",
+	// "imports", "tests") and AnalysisTarget its value (FILE:LINE, a
+	// symbol, a file); ParseBudget is
 	// --parse-budget (0: the default).
 	Analysis       string
 	AnalysisTarget string
@@ -148,7 +149,7 @@ func Load(argv []string, env Env) (*Config, error) {
 		c.AgentFormat, _ = a.Value("agent-format")
 		return c, nil
 	}
-	for _, k := range []string{"impact", "impact-symbol"} {
+	for _, k := range []string{"impact", "impact-symbol", "imports", "tests"} {
 		if v, ok := a.Value(k); ok {
 			c.Command, c.Analysis, c.AnalysisTarget, c.Paths = CmdAnalysis, k, v, a.Positional
 			if v, ok := a.Value("parse-budget"); ok {

@@ -196,6 +196,8 @@ var flagTable = []flagDef{
 	{long: "impact", value: true},
 	{long: "impact-symbol", value: true, hyphen: true},
 	{long: "parse-budget", value: true, number: true},
+	{long: "imports", value: true},
+	{long: "tests", value: true},
 }
 
 var (
