@@ -261,7 +261,7 @@ func fileList(b *strings.Builder, label string, files []ImpactFileJSON) []Impact
 		if i == 0 {
 			sep = ""
 		}
-		fmt.Fprintf(b, "%s %s %d (%s)", sep, shorten(f.Path, maxEchoBytes), f.Count, roleList(f.Roles))
+		fmt.Fprintf(b, "%s %s %d (%s)", sep, shorten(f.Path, listedPathBytes), f.Count, roleList(f.Roles))
 	}
 	if len(files) > len(shown) {
 		fmt.Fprintf(b, ", … %d more", len(files)-len(shown))
@@ -269,7 +269,7 @@ func fileList(b *strings.Builder, label string, files []ImpactFileJSON) []Impact
 	b.WriteByte('\n')
 	out := make([]ImpactFileJSON, len(shown))
 	for i, f := range shown {
-		f.Path = shorten(f.Path, maxEchoBytes)
+		f.Path = shorten(f.Path, listedPathBytes)
 		out[i] = f
 	}
 	return out

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -524,15 +523,4 @@ func addImpactItems(b *snapshot.ItemsBuilder, f *impactFile) {
 			Text: strconv.Itoa(o.col) + "\t" + o.text,
 		})
 	}
-}
-
-// impactAbs is the absolute path of a request's file.
-func impactAbs(p, cwd string) string {
-	if !filepath.IsAbs(p) && cwd != "" {
-		p = filepath.Join(cwd, p)
-	}
-	if abs, err := filepath.Abs(p); err == nil {
-		return abs
-	}
-	return p
 }

@@ -186,3 +186,35 @@ func TestImpactCursorWalk(t *testing.T) {
 		t.Fatalf("matches mode on an impact cursor answered:\n%s", a.Text)
 	}
 }
+
+// TestImpactLongPathsBounded: long paths in the file lists and the items
+// keep every page's text and details within 16 KiB.
+func TestImpactLongPathsBounded(t *testing.T) {
+	files := map[string]string{}
+	for i := 0; i < 25; i++ {
+		p := fmt.Sprintf("%s/%s%02d/f.go", strings.Repeat("d", 200), strings.Repeat("e", 200), i)
+		files[p] = "package p\n\nfunc Widget() { Widget(); Widget() }\n"
+		files[fmt.Sprintf("%s/%s%02d/f_test.go", strings.Repeat("t", 200), strings.Repeat("u", 200), i)] = "package p\n\nfunc T() { Widget() }\n"
+	}
+	root := writeFiles(t, files)
+	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+	a := HandleJSON([]byte(`{"mode":"impact","symbol":"Widget"}`), env)
+	total := 0
+	for {
+		if a.Failed {
+			t.Fatalf("failed:\n%s", a.Text)
+		}
+		dj, _ := json.Marshal(a.Details)
+		if len(a.Text) > responseBudget || len(dj) > responseBudget {
+			t.Fatalf("text %d, details %d bytes", len(a.Text), len(dj))
+		}
+		total += len(a.Details.Impact.Items)
+		if a.Details.Page.Done {
+			break
+		}
+		a = HandleJSON([]byte(fmt.Sprintf(`{"cursor":%q}`, a.Details.Cursor)), env)
+	}
+	if total != 100 {
+		t.Fatalf("%d items, want 100", total)
+	}
+}

@@ -83,8 +83,10 @@ const (
 	// analysisReserve is what an analysis page keeps free of items for
 	// its counts, test files, cursor and next calls.
 	analysisReserve = 3000
-	// analysisListed bounds the files an analysis page names with counts.
-	analysisListed = 10
+	// analysisListed bounds the files an analysis page names with counts;
+	// listedPathBytes bounds each of their paths there.
+	analysisListed  = 10
+	listedPathBytes = 160
 )
 
 // Navigation bounds (modes imports and tests).
