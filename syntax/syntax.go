@@ -38,7 +38,8 @@ const (
 	headBytes = 4096
 )
 
-// Language names a grammar. The values are the lower-case names below.
+// Language names a grammar. The values are the lower-case names below,
+// which are also ast-grep's language names (see Names and Lookup).
 type Language string
 
 // The languages with a grammar in this package.
@@ -53,11 +54,23 @@ const (
 	C          Language = "c"
 	Cpp        Language = "cpp"
 	Ruby       Language = "ruby"
+	Bash       Language = "bash"
+	CSharp     Language = "csharp"
+	CSS        Language = "css"
+	HTML       Language = "html"
+	Kotlin     Language = "kotlin"
+	Lua        Language = "lua"
+	PHP        Language = "php"
+	Scala      Language = "scala"
+	Swift      Language = "swift"
+	YAML       Language = "yaml"
 )
 
-// Languages lists every Language the package knows, in a fixed order.
+// Languages lists every Language the package knows, in a fixed order: the
+// first ten as they always were, then the later ones alphabetically.
 func Languages() []Language {
-	return []Language{Go, Python, Rust, JavaScript, TypeScript, TSX, Java, C, Cpp, Ruby}
+	return []Language{Go, Python, Rust, JavaScript, TypeScript, TSX, Java, C, Cpp, Ruby,
+		Bash, CSharp, CSS, HTML, Kotlin, Lua, PHP, Scala, Swift, YAML}
 }
 
 // Known reports whether lang is one of Languages (whether or not a parser

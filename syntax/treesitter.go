@@ -3,8 +3,6 @@
 package syntax
 
 import (
-	"context"
-	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -84,18 +82,9 @@ func parse(lang Language, src []byte) (*index, error) {
 	if g == nil {
 		return nil, ErrNoParser
 	}
-	g.init()
-	p := sitter.NewParser()
-	defer p.Close()
-	p.SetLanguage(g.lang)
-	ctx, cancel := context.WithTimeout(context.Background(), ParseTimeout)
-	defer cancel()
-	tree, err := p.ParseCtx(ctx, nil, src)
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("%w: parsing took longer than %v", ErrTooLarge, ParseTimeout)
-	}
-	if err != nil || tree == nil {
-		return nil, &Error{"parser failure"}
+	tree, err := g.parseTree(src)
+	if err != nil {
+		return nil, err
 	}
 	defer tree.Close()
 	b := &builder{g: g, src: src, lt: newLineTable(src), kids: map[uintptr][]*sitter.Node{}}
