@@ -17,17 +17,6 @@ import (
 	"github.com/smacker/go-tree-sitter/rust"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
-
-	"github.com/smacker/go-tree-sitter/bash"
-	"github.com/smacker/go-tree-sitter/csharp"
-	"github.com/smacker/go-tree-sitter/css"
-	"github.com/smacker/go-tree-sitter/html"
-	"github.com/smacker/go-tree-sitter/kotlin"
-	"github.com/smacker/go-tree-sitter/lua"
-	"github.com/smacker/go-tree-sitter/php"
-	"github.com/smacker/go-tree-sitter/scala"
-	"github.com/smacker/go-tree-sitter/swift"
-	"github.com/smacker/go-tree-sitter/yaml"
 )
 
 // grammars holds the rules of every language with a parser.
@@ -69,16 +58,16 @@ var grammars = map[Language]*grammar{
 		skip:   set("string", "heredoc_body", "array", "hash", "method_parameters"),
 	},
 	// The later languages; their rules are in langs_more.go.
-	Bash:   moreGrammar(bash.GetLanguage),
-	CSharp: moreGrammar(csharp.GetLanguage),
-	CSS:    moreGrammar(css.GetLanguage),
-	HTML:   moreGrammar(html.GetLanguage),
-	Kotlin: moreGrammar(kotlin.GetLanguage),
-	Lua:    moreGrammar(lua.GetLanguage),
-	PHP:    moreGrammar(php.GetLanguage),
-	Scala:  moreGrammar(scala.GetLanguage),
-	Swift:  moreGrammar(swift.GetLanguage),
-	YAML:   moreGrammar(yaml.GetLanguage),
+	Bash:   bashGrammar,
+	CSharp: csharpGrammar,
+	CSS:    cssGrammar,
+	HTML:   htmlGrammar,
+	Kotlin: kotlinGrammar,
+	Lua:    luaGrammar,
+	PHP:    phpGrammar,
+	Scala:  scalaGrammar,
+	Swift:  swiftGrammar,
+	YAML:   yamlGrammar,
 }
 
 func never(*builder, *sitter.Node, *sitter.Node, string) bool { return false }
