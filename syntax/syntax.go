@@ -92,7 +92,10 @@ func (lang Language) Known() bool {
 type Decl struct {
 	// Kind is one of "function", "method", "class", "struct", "union",
 	// "interface", "trait", "impl", "enum", "record", "type", "const",
-	// "var", "module", "namespace", "macro".
+	// "var", "module", "namespace", "macro", and for the later languages
+	// "property" (C#, Kotlin, PHP, Scala, Swift), "object" (Kotlin and
+	// Scala objects), "extension" (Swift, Scala), "rule" and "at-rule"
+	// (CSS), "element", "script" and "style" (HTML), "key" (YAML).
 	Kind string
 	// Name is the declared name ("" when anonymous). A Go const/var group
 	// lists its names separated by ", "; a Rust trait impl is "Trait for
@@ -120,8 +123,14 @@ type Decl struct {
 	// (members of traits and trait impls, and #[macro_export] macros);
 	// Java `public` (interface members always); C and C++ declarations
 	// that are not static (members by their access specifier); Ruby
-	// methods not made private or protected. A member counts only as part
-	// of an exported container (see Outline's callers).
+	// methods not made private or protected. For Bash, C#, CSS, HTML,
+	// Kotlin, Lua, PHP, Scala, Swift and YAML the rules are summed up above
+	// each grammar in langs_more.go (C#: public; Swift: public or open;
+	// Kotlin: not private, protected or internal; Scala and PHP: not
+	// private or protected; Lua: globals and the returned table's functions; Bash:
+	// functions without a leading underscore, exported variables; HTML:
+	// elements with an id; CSS and YAML: everything). A member counts
+	// only as part of an exported container (see Outline's callers).
 	Exported bool
 	// Children are the direct members of a container, in source order.
 	// Outline fills them for top-level items only; Enclosing leaves them nil.
