@@ -28,12 +28,14 @@ import (
 // (readonly and declare -r ones are constants). Public: functions whose
 // name does not start with an underscore, and variables exported to the
 // environment (export, declare -x, or a later `export NAME`).
-var bashGrammar = &grammar{
-	get: bash.GetLanguage, classify: bashDecl, wraps: never, exported: bashExported,
-	attach: set("comment"),
-	descend: set("program", "function_definition", "compound_statement", "redirected_statement",
-		"if_statement", "elif_clause", "else_clause", "for_statement", "c_style_for_statement",
-		"while_statement", "do_group", "case_statement", "case_item", "subshell", "list"),
+func bashGrammar() *grammar {
+	return &grammar{
+		get: bash.GetLanguage, classify: bashDecl, wraps: never, exported: bashExported,
+		attach: set("comment"),
+		descend: set("program", "function_definition", "compound_statement", "redirected_statement",
+			"if_statement", "elif_clause", "else_clause", "for_statement", "c_style_for_statement",
+			"while_statement", "do_group", "case_statement", "case_item", "subshell", "list"),
+	}
 }
 
 // C#: namespaces (a namespace block only by its header line: the types in
@@ -41,42 +43,50 @@ var bashGrammar = &grammar{
 // (type), methods, constructors, destructors, operators, properties and
 // indexers (property), fields and events (var; const fields const).
 // Public: declared `public`; interface members always.
-var csharpGrammar = &grammar{
-	get: csharp.GetLanguage, classify: csharpDecl, wraps: never, exported: csharpExported,
-	attach:     set("comment"),
-	decoration: set("attribute_list", "comment"),
-	skip:       set("block", "parameter_list", "enum_member_declaration_list", "accessor_list", "arrow_expression_clause"),
+func csharpGrammar() *grammar {
+	return &grammar{
+		get: csharp.GetLanguage, classify: csharpDecl, wraps: never, exported: csharpExported,
+		attach:     set("comment"),
+		decoration: set("attribute_list", "comment"),
+		skip:       set("block", "parameter_list", "enum_member_declaration_list", "accessor_list", "arrow_expression_clause"),
+	}
 }
 
 // CSS: rule sets (rule, named by their selectors), at-rules with a block
 // (at-rule, named by their prelude: "@media (max-width: 600px)") holding
 // their rules, and custom properties (var, "--accent"). Everything in a
 // style sheet applies globally, so everything is public.
-var cssGrammar = &grammar{
-	get: css.GetLanguage, classify: cssDecl, wraps: never, exported: always,
-	attach:  set("comment"),
-	descend: set("stylesheet", "rule_set", "block", "media_statement", "supports_statement", "at_rule"),
+func cssGrammar() *grammar {
+	return &grammar{
+		get: css.GetLanguage, classify: cssDecl, wraps: never, exported: always,
+		attach:  set("comment"),
+		descend: set("stylesheet", "rule_set", "block", "media_statement", "supports_statement", "at_rule"),
+	}
 }
 
 // HTML: elements with an id (element, "section#orders"), which are what
 // links, scripts and style sheets refer to, and <script> and <style>
 // elements (named by their src, if any). Public: the elements with an id.
-var htmlGrammar = &grammar{
-	get: html.GetLanguage, classify: htmlDecl, wraps: never, exported: htmlExported,
-	attach: set("comment"),
-	skip:   set("start_tag", "end_tag", "self_closing_tag", "text", "raw_text", "attribute"),
+func htmlGrammar() *grammar {
+	return &grammar{
+		get: html.GetLanguage, classify: htmlDecl, wraps: never, exported: htmlExported,
+		attach: set("comment"),
+		skip:   set("start_tag", "end_tag", "self_closing_tag", "text", "raw_text", "attribute"),
+	}
 }
 
 // Kotlin: classes, interfaces, enum classes, objects and companion objects
 // (object), functions and methods, properties (property; `const val` is
 // const) and type aliases. Public: everything not marked private,
 // internal or protected.
-var kotlinGrammar = &grammar{
-	get: kotlin.GetLanguage, classify: kotlinDecl, wraps: never, exported: kotlinExported,
-	attach:     set("line_comment", "multiline_comment"),
-	decoration: set("annotation", "line_comment", "multiline_comment"),
-	skip: set("function_value_parameters", "primary_constructor", "string_literal",
-		"enum_entry", "value_arguments", "type_parameters"),
+func kotlinGrammar() *grammar {
+	return &grammar{
+		get: kotlin.GetLanguage, classify: kotlinDecl, wraps: never, exported: kotlinExported,
+		attach:     set("line_comment", "multiline_comment"),
+		decoration: set("annotation", "line_comment", "multiline_comment"),
+		skip: set("function_value_parameters", "primary_constructor", "string_literal",
+			"enum_entry", "value_arguments", "type_parameters"),
+	}
 }
 
 // Lua: functions (`function M.f`, `function M:m` is a method, `local
@@ -84,37 +94,43 @@ var kotlinGrammar = &grammar{
 // names are constants; a function value makes a function). Public:
 // globals, the table the chunk returns (`return M`), and the functions
 // stored in a public table.
-var luaGrammar = &grammar{
-	get: lua.GetLanguage, classify: luaDecl, wraps: never, exported: luaExported, finish: luaFinish,
-	attach:     set("comment"),
-	decoration: set("comment", "emmy_documentation"),
-	descend: set("program", "function_statement", "function_body", "do_statement", "if_statement",
-		"elseif", "else", "while_statement", "repeat_statement", "for_statement", "for_in_statement",
-		"variable_declaration", "function"),
+func luaGrammar() *grammar {
+	return &grammar{
+		get: lua.GetLanguage, classify: luaDecl, wraps: never, exported: luaExported, finish: luaFinish,
+		attach:     set("comment"),
+		decoration: set("comment", "emmy_documentation"),
+		descend: set("program", "function_statement", "function_body", "do_statement", "if_statement",
+			"elseif", "else", "while_statement", "repeat_statement", "for_statement", "for_in_statement",
+			"variable_declaration", "function"),
+	}
 }
 
 // PHP: namespaces (a braced one by its header, like C#), classes, interfaces, traits, enums, functions, methods,
 // constants and properties. Public: top-level declarations (PHP has no
 // file-private ones), members declared public or without a visibility
 // modifier, interface members.
-var phpGrammar = &grammar{
-	get: php.GetLanguage, classify: phpDecl, wraps: never, exported: phpExported,
-	attach:     set("comment"),
-	decoration: set("attribute_list", "comment"),
-	skip: set("formal_parameters", "string", "encapsed_string", "heredoc", "nowdoc",
-		"enum_case", "text", "array_creation_expression"),
+func phpGrammar() *grammar {
+	return &grammar{
+		get: php.GetLanguage, classify: phpDecl, wraps: never, exported: phpExported,
+		attach:     set("comment"),
+		decoration: set("attribute_list", "comment"),
+		skip: set("formal_parameters", "string", "encapsed_string", "heredoc", "nowdoc",
+			"enum_case", "text", "array_creation_expression"),
+	}
 }
 
 // Scala: packages with a body (namespace, by its header, like C#), classes, traits, objects,
 // enums, extensions, functions and methods (with or without a body),
 // val/var members (property) and type members. Public: not private or
 // protected (a qualified private[p] is not public either).
-var scalaGrammar = &grammar{
-	get: scala.GetLanguage, classify: scalaDecl, wraps: never, exported: scalaExported,
-	attach:     set("comment", "block_comment"),
-	decoration: set("annotation", "comment", "block_comment"),
-	skip: set("parameters", "class_parameters", "string", "interpolated_string_expression",
-		"enum_case_definitions", "type_parameters"),
+func scalaGrammar() *grammar {
+	return &grammar{
+		get: scala.GetLanguage, classify: scalaDecl, wraps: never, exported: scalaExported,
+		attach:     set("comment", "block_comment"),
+		decoration: set("annotation", "comment", "block_comment"),
+		skip: set("parameters", "class_parameters", "string", "interpolated_string_expression",
+			"enum_case_definitions", "type_parameters"),
+	}
 }
 
 // Swift: classes, structs, enums, actors, extensions, protocols
@@ -122,22 +138,26 @@ var scalaGrammar = &grammar{
 // subscripts, properties and type aliases. Public: declared public or
 // open; protocol members always; an extension itself (its members by
 // their own modifiers).
-var swiftGrammar = &grammar{
-	get: swift.GetLanguage, classify: swiftDecl, wraps: never, exported: swiftExported,
-	attach:     set("comment", "multiline_comment"),
-	decoration: set("attribute", "comment", "multiline_comment"),
-	skip:       set("parameter", "enum_entry", "type_parameters", "line_string_literal", "multi_line_string_literal"),
+func swiftGrammar() *grammar {
+	return &grammar{
+		get: swift.GetLanguage, classify: swiftDecl, wraps: never, exported: swiftExported,
+		attach:     set("comment", "multiline_comment"),
+		decoration: set("attribute", "comment", "multiline_comment"),
+		skip:       set("parameter", "enum_entry", "type_parameters", "line_string_literal", "multi_line_string_literal"),
+	}
 }
 
 // YAML: the keys of block mappings (key), a key whose value is a block (a
 // nested mapping or a sequence) being a container of the keys below it;
 // each document's top-level keys are top-level declarations. Every key is
 // public.
-var yamlGrammar = &grammar{
-	get: yaml.GetLanguage, classify: yamlDecl, wraps: never, exported: always,
-	attach: set("comment"),
-	descend: set("stream", "document", "block_node", "block_mapping", "block_mapping_pair",
-		"block_sequence", "block_sequence_item"),
+func yamlGrammar() *grammar {
+	return &grammar{
+		get: yaml.GetLanguage, classify: yamlDecl, wraps: never, exported: always,
+		attach: set("comment"),
+		descend: set("stream", "document", "block_node", "block_mapping", "block_mapping_pair",
+			"block_sequence", "block_sequence_item"),
+	}
 }
 
 func always(*builder, *sitter.Node, *sitter.Node, found, int, []byte) bool { return true }

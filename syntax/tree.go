@@ -15,7 +15,7 @@ import (
 // false for an unknown language. Only a cgo build has this function; code
 // that calls it carries the same `cgo` build constraint.
 func Grammar(lang Language) (*sitter.Language, bool) {
-	g := grammars[lang]
+	g := grammars()[lang]
 	if g == nil {
 		return nil, false
 	}
@@ -39,7 +39,7 @@ func LanguageByName(name string) (*sitter.Language, bool) {
 // Enclosing keep only the declarations). Errors: ErrNoParser for an
 // unknown language, ErrTooLarge, or a parser failure.
 func ParseTree(lang Language, src []byte) (*sitter.Tree, error) {
-	g := grammars[lang]
+	g := grammars()[lang]
 	if g == nil {
 		return nil, fmt.Errorf("%w for language %q", ErrNoParser, string(lang))
 	}

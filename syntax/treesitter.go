@@ -12,7 +12,7 @@ import (
 
 // Supported reports whether a parser for lang is compiled in (always, for
 // the known languages, in a cgo build).
-func Supported(lang Language) bool { return grammars[lang] != nil }
+func Supported(lang Language) bool { return grammars()[lang] != nil }
 
 // grammar is one language's parser plus the rules that turn its tree into
 // declarations.
@@ -83,7 +83,7 @@ type found struct {
 
 // parse runs tree-sitter over src and builds its index.
 func parse(lang Language, src []byte) (*index, error) {
-	g := grammars[lang]
+	g := grammars()[lang]
 	if g == nil {
 		return nil, ErrNoParser
 	}
