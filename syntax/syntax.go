@@ -10,6 +10,12 @@
 // compiles: there, Enclosing and Outline return ErrNoParser and Supported
 // reports false, so callers fall back to a plain window and can say why.
 //
+// Languages carry ast-grep's names (Names; Lookup also takes its aliases).
+// Callers that walk syntax trees themselves (structural search) get a
+// language's tree-sitter grammar from Grammar or LanguageByName and a whole
+// tree from ParseTree; those three exist in cgo builds only. No grammar
+// costs anything at program start: each is built on its first use.
+//
 // Results are cached by language and content hash (xxhash), so repeated
 // questions about the same source parse it once; the cache is bounded in
 // entries and retained declarations and is safe for concurrent use.
