@@ -47,6 +47,8 @@ func TestEnclosingLangs(t *testing.T) {
 		{"page.html", "", 14, want{"element", "nav#menu", 13, 15, "element header#top 12-12", `<nav id="menu">`}},
 		{"page.html", "", 28, want{"script", "", 27, 29, "", "<script>"}},
 		{"deploy.yaml", "", 14, want{"key", "image", 14, 14, "key containers 12-12", `image: "web:1.4"`}},
+		{"deploy.yaml", "", 18, want{"key", "apiVersion", 18, 19, "", "apiVersion: v1"}}, // the document's comment
+		{"nested.yaml", "spec:\n  # how many\n  replicas: 3\n  image: x\n", 2, want{"key", "replicas", 2, 3, "key spec 1-1", "replicas: 3"}},
 		{"deploy.yaml", "", 16, want{"key", "containerPort", 16, 16, "key ports 15-15", "containerPort: 8080"}},
 	}
 	for _, c := range cases {

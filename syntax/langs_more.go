@@ -149,12 +149,13 @@ func swiftGrammar() *grammar {
 
 // YAML: the keys of block mappings (key), a key whose value is a block (a
 // nested mapping or a sequence) being a container of the keys below it;
-// each document's top-level keys are top-level declarations. Every key is
-// public.
+// each document's top-level keys are top-level declarations; the comment
+// above a document (or a nested mapping) goes with its first key. Every
+// key is public.
 func yamlGrammar() *grammar {
 	return &grammar{
 		get: yaml.GetLanguage, classify: yamlDecl, wraps: never, exported: always,
-		attach: set("comment"),
+		attach: set("comment"), climb: true,
 		descend: set("stream", "document", "block_node", "block_mapping", "block_mapping_pair",
 			"block_sequence", "block_sequence_item"),
 	}
@@ -803,7 +804,13 @@ func yamlDecl(b *builder, n *sitter.Node, typ string, parent int) (found, bool) 
 	}
 	v := field(n, "value")
 	if v != nil && b.g.typ(v) == "block_node" {
-		return found{kind: "key", name: nm, bodyStart: start(v), container: true}, true
+		// The body starts after the colon: a comment between the key and
+		// its value belongs to the first key below.
+		bs := start(v)
+		if c := b.childOfType(n, ":"); c != nil {
+			bs = int(c.EndByte())
+		}
+		return found{kind: "key", name: nm, bodyStart: bs, container: true}, true
 	}
 	return found{kind: "key", name: nm, bodyStart: -1, leaf: true}, true
 }

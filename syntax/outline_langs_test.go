@@ -168,7 +168,7 @@ var handOutlines = map[string]string{
 27-29 script 
 `,
 	"deploy.yaml": `
-2-2 key apiVersion +
+1-2 key apiVersion +
 3-3 key kind +
 4-7 key metadata +
     5-5 key name +
@@ -176,7 +176,7 @@ var handOutlines = map[string]string{
 8-16 key spec +
     9-9 key replicas +
     10-16 key template +
-19-19 key apiVersion +
+18-19 key apiVersion +
 20-20 key kind +
 21-22 key metadata +
     22-22 key name +

@@ -41,6 +41,10 @@ type grammar struct {
 	exported func(b *builder, n, outer *sitter.Node, f found, parent int, pre []byte) bool
 	// finish, when set, runs after the walk (Lua's returned module table).
 	finish func(b *builder)
+	// climb: comments above a declaration that begins its parent node are
+	// looked for above that parent too (YAML: the comment above a
+	// document belongs to its first key).
+	climb bool
 }
 
 // load prepares the grammar's symbol table once.
@@ -285,6 +289,9 @@ func (b *builder) attached(outer *sitter.Node) int {
 	start, _ := b.trim(outer)
 	top := b.lt.lineOf(start)
 	kids, i := b.siblings(outer)
+	if b.g.climb {
+		kids, i = b.climbFirst(outer, kids, i)
+	}
 	for i--; i >= 0; i-- {
 		p := kids[i]
 		if !p.IsNamed() {
@@ -307,6 +314,31 @@ func (b *builder) attached(outer *sitter.Node) int {
 		top = b.firstLine(p)
 	}
 	return start
+}
+
+// climbFirst goes up from n while it is the first named child of its
+// parent and starts where the parent starts, and returns the siblings of
+// the node reached and its place among them.
+func (b *builder) climbFirst(n *sitter.Node, kids []*sitter.Node, i int) ([]*sitter.Node, int) {
+	for depth := 0; depth < 8 && i >= 0; depth++ {
+		first := true
+		for j := 0; j < i; j++ {
+			if kids[j].IsNamed() {
+				first = false
+				break
+			}
+		}
+		p := n.Parent()
+		if !first || p == nil || p.StartByte() != n.StartByte() || p.Parent() == nil {
+			break
+		}
+		pk, pi := b.siblings(p)
+		if pi < 0 {
+			break
+		}
+		n, kids, i = p, pk, pi
+	}
+	return kids, i
 }
 
 // siblings returns the children of n's parent and n's place among them
