@@ -19,7 +19,7 @@ import (
 // source with syntax errors gets the imports that parsed. Errors:
 // ErrNoParser, ErrTooLarge.
 func Imports(lang Language, src []byte) ([]Import, error) {
-	g := grammars[lang]
+	g := grammars()[lang]
 	if g == nil {
 		return nil, ErrNoParser
 	}

@@ -49,6 +49,10 @@ func Roles() []Role {
 		RoleTypeUse, RoleField, RoleComment, RoleString, RoleTest, RoleUnclassified}
 }
 
+// ErrNoRoleRules: the language has a parser but no role rules (its
+// occurrences stay unclassified).
+var ErrNoRoleRules = &Error{"no role rules for this language"}
+
 // Occurrence is one whole-word occurrence of a name in a source.
 type Occurrence struct {
 	// Start and End are the byte range of the name in src.

@@ -31,7 +31,7 @@ func TestFindWord(t *testing.T) {
 // occurrence, unclassified, with the reason.
 func TestOccurrencesWithoutParser(t *testing.T) {
 	src := []byte("<?php\nfunction Widget() {}\n$w = Widget();\n")
-	occs, err := Occurrences(Language("php"), src, "Widget")
+	occs, err := Occurrences(Language("cobol"), src, "Widget")
 	if !errors.Is(err, ErrNoParser) {
 		t.Fatalf("err = %v, want ErrNoParser", err)
 	}

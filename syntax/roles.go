@@ -46,12 +46,19 @@ type roleRules struct {
 
 type set0 = map[string]bool
 
+// HasRoles reports whether Occurrences classifies occurrences of lang
+// (a parser and role rules); otherwise they come back unclassified.
+func HasRoles(lang Language) bool { return Supported(lang) && roleRulesOf(lang) != nil }
+
 // classify fills the roles of occs (all unclassified on entry).
 func classify(lang Language, src []byte, occs []Occurrence) error {
-	g := grammars[lang]
+	g := grammars()[lang]
 	rr := roleRulesOf(lang)
-	if g == nil || rr == nil {
+	if g == nil {
 		return ErrNoParser
+	}
+	if rr == nil {
+		return ErrNoRoleRules
 	}
 	g.init()
 	p := sitter.NewParser()

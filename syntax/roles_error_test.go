@@ -22,3 +22,15 @@ func TestOccurrencesSyntaxError(t *testing.T) {
 		t.Errorf("line 5: %s (%s), want unclassified", occs[1].Role, occs[1].Detail)
 	}
 }
+
+// TestOccurrencesNoRoleRules: a language with a parser but no role rules
+// keeps its occurrences, unclassified, and says why.
+func TestOccurrencesNoRoleRules(t *testing.T) {
+	if !Supported(Language("php")) {
+		t.Skip("no PHP grammar")
+	}
+	occs, err := Occurrences(Language("php"), []byte("<?php\nfunction Widget() {}\n"), "Widget")
+	if err != ErrNoRoleRules || len(occs) != 1 || occs[0].Role != RoleUnclassified || occs[0].Detail != ErrNoRoleRules.Error() {
+		t.Fatalf("err %v, occurrences %+v", err, occs)
+	}
+}

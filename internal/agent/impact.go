@@ -413,7 +413,10 @@ func RunImpact(spec ImpactSpec) (*ImpactResult, error) {
 			continue
 		}
 		lang, ok := syntax.Detect(f.path, f.data[:min(len(f.data), 4096)])
-		if !ok || !syntax.Supported(lang) {
+		if !ok || !syntax.HasRoles(lang) {
+			if ok && syntax.Supported(lang) {
+				f.why = syntax.ErrNoRoleRules.Error()
+			}
 			continue
 		}
 		if len(todo) >= budget {
