@@ -14,6 +14,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/evgrep/evgrep/internal/input"
+	"github.com/evgrep/evgrep/internal/oserr"
 	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/internal/search"
 	"github.com/evgrep/evgrep/matcher"
@@ -77,8 +79,9 @@ const (
 // Label prefixes of items whose file was not parsed.
 const (
 	whyOverBudget = "over the parse budget"
-	whyNotWhole   = "not read whole (binary data or over the parse size cap)"
+	whyNotWhole   = "over the parse size cap"
 	whyMemory     = "over the memory bound of the analysis"
+	whyChanged    = "changed since the walk, or not read whole"
 )
 
 // impactName resolves the spelling an impact looks for and says where it
@@ -210,6 +213,7 @@ func indexByte(b []byte, c byte) int {
 // impactFile is one file that contains the name.
 type impactFile struct {
 	path string
+	abs  string
 	rev  revisions.Revision
 	data []byte    // decoded, or nil (why says why)
 	occ  []lineOcc // the occurrences the search found, for an unparsed file
@@ -231,13 +235,12 @@ type lineOcc struct {
 
 // impactState is what the workers of one impact walk share.
 type impactState struct {
-	name     string
-	walk     *walkState
-	mu       sync.Mutex
-	files    []*impactFile
-	retained atomic.Int64
-	note     func(string)
-	input    pipeline.Options
+	name  string
+	walk  *walkState
+	mu    sync.Mutex
+	files []*impactFile
+	note  func(string)
+	input pipeline.Options
 }
 
 // impactSink is a pipeline.Sink (and Opener) that keeps the files that
@@ -246,8 +249,7 @@ type impactSink struct {
 	st      *impactState
 	root    string
 	path    string
-	tap     *captureTap
-	buf     []byte
+	fin     *finishTap
 	occ     []lineOcc
 	matched bool
 }
@@ -266,18 +268,23 @@ func (s *impactSink) Begin(e walker.Entry) (bool, bool) {
 		return false, true
 	}
 	s.path = relSlash(s.root, e.Path)
-	s.tap, s.occ, s.matched = nil, nil, false
+	s.fin, s.occ, s.matched = nil, nil, false
 	return true, true
 }
 
 // Open implements pipeline.Opener.
 func (s *impactSink) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
-	f, tap, err := openCapture(e, s.buf, syntax.MaxSource)
+	f, err := openChecked(e.Path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, oserr.Wrap(err)
 	}
-	s.tap = tap
-	return f, tap, nil
+	tr, err := revisions.NewTracker(f)
+	if err != nil {
+		f.Close()
+		return nil, nil, oserr.Wrap(err)
+	}
+	s.fin = &finishTap{tr: tr}
+	return f, s.fin, nil
 }
 
 // Matched implements search.Sink: the whole-word occurrences of the line.
@@ -299,24 +306,14 @@ func (s *impactSink) End(e walker.Entry, err error) bool {
 	if err != nil {
 		s.st.note(s.path + ": " + err.Error())
 	}
-	if s.tap == nil {
+	if s.fin == nil {
 		return true
 	}
-	rev := s.tap.fin.finish()
-	s.buf = s.tap.buf[:0]
+	rev := s.fin.finish()
 	if !s.matched || len(s.occ) == 0 {
 		return true
 	}
-	f := &impactFile{path: s.path, rev: rev, occ: s.occ, test: syntax.TestFileReason(s.path)}
-	switch {
-	case !s.tap.whole():
-		f.why = whyNotWhole
-	case s.st.retained.Add(int64(len(s.tap.buf))) > maxImpactRetained:
-		f.why = whyMemory
-	default:
-		dec := pipeline.Decode(e.Path, s.tap.buf, s.st.input.Input)
-		f.data = append([]byte(nil), dec...)
-	}
+	f := &impactFile{path: s.path, abs: e.Path, rev: rev, occ: s.occ, test: syntax.TestFileReason(s.path)}
 	s.st.mu.Lock()
 	s.st.files = append(s.st.files, f)
 	s.st.mu.Unlock()
@@ -409,10 +406,9 @@ func RunImpact(spec ImpactSpec) (*ImpactResult, error) {
 	// The budget goes to the first files that have a parser.
 	var todo []*impactFile
 	for _, f := range files {
-		if f.data == nil {
-			continue
-		}
-		lang, ok := syntax.Detect(f.path, f.data[:min(len(f.data), 4096)])
+		// By its name: a file without an extension (a script named by its
+		// shebang) is not parsed.
+		lang, ok := syntax.Detect(f.path, nil)
 		if !ok || !syntax.HasRoles(lang) {
 			if ok && syntax.Supported(lang) {
 				f.why = syntax.ErrNoRoleRules.Error()
@@ -420,15 +416,18 @@ func RunImpact(spec ImpactSpec) (*ImpactResult, error) {
 			continue
 		}
 		if len(todo) >= budget {
-			f.why, f.data = whyOverBudget, nil
+			f.why = whyOverBudget
 			res.OverBudget++
 			continue
 		}
-		f.parse = true
 		todo = append(todo, f)
 	}
-	parseAll(todo, name)
-	res.Parsed = len(todo)
+	parseAll(todo, name, st.input.Input)
+	for _, f := range todo {
+		if f.parse {
+			res.Parsed++
+		}
+	}
 	// A file whose every occurrence lies in test code the source marks
 	// (a Rust #[cfg(test)] module) goes with the test files.
 	for _, f := range todo {
@@ -473,8 +472,12 @@ func allInTest(occs []syntax.Occurrence) bool {
 	return true
 }
 
-// parseAll classifies the occurrences of name in files, a few at once.
-func parseAll(files []*impactFile, name string) {
+// parseAll reads the files again (only while each is the revision the walk
+// saw, decoded as the walk decoded it) and classifies the occurrences of
+// name in them, a few at once. A file that changed, or that would pass the
+// memory bound, keeps the walk's occurrences, unclassified.
+func parseAll(files []*impactFile, name string, in input.Options) {
+	var retained atomic.Int64
 	var wg sync.WaitGroup
 	next := atomic.Int64{}
 	for w := 0; w < max(1, min(runtime.NumCPU(), 4)); w++ {
@@ -487,8 +490,23 @@ func parseAll(files []*impactFile, name string) {
 					return
 				}
 				f := files[i]
+				if f.rev.Size > syntax.MaxSource {
+					f.why = whyNotWhole
+					continue
+				}
+				if retained.Add(f.rev.Size) > maxImpactRetained {
+					f.why = whyMemory
+					continue
+				}
+				raw, st, err := revisions.ReadVerified(f.abs, f.rev, syntax.MaxSource)
+				if err != nil || st != revisions.Same || int64(len(raw)) != f.rev.Size {
+					f.why = whyChanged
+					continue
+				}
+				f.data = pipeline.Decode(f.abs, raw, in)
 				lang, _ := syntax.Detect(f.path, f.data[:min(len(f.data), 4096)])
 				f.parsed, f.err = syntax.Occurrences(lang, f.data, name)
+				f.parse = true
 			}
 		}()
 	}
