@@ -2,6 +2,7 @@ package walker
 
 import (
 	"io/fs"
+	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -60,7 +61,12 @@ func WalkTree(t Tree, roots []string, opts Options, visit func(e Entry, treePath
 	if err != nil {
 		return err
 	}
-	w := &treeWalk{t: t, opts: opts, rules: r, visit: visit, walkdir: true}
+	// Errors are worded as Walk words them for the same options.
+	threads := opts.Threads
+	if threads <= 0 {
+		threads = min(runtime.NumCPU(), maxDefaultThreads)
+	}
+	w := &treeWalk{t: t, opts: opts, rules: r, visit: visit, walkdir: threads == 1 || opts.Sort != SortNone}
 	if len(roots) == 0 {
 		roots = []string{implicitRoot}
 		w.displayStrip = len(implicitRoot)
@@ -138,7 +144,7 @@ func (w *treeWalk) root(root string) {
 		if errorsIsNotExist(err) {
 			err = syscall.ENOENT
 		}
-		w.report(pathErr(root, err, false))
+		w.report(pathErr(root, err, w.walkdir))
 		return
 	}
 	if !isDir {
@@ -188,7 +194,7 @@ func (w *treeWalk) dir(dir, tp string, depth int, parent *dirNode) {
 	}
 	ents, err := w.t.List(tp)
 	if err != nil {
-		w.report(pathErr(dir, err, false))
+		w.report(pathErr(dir, err, w.walkdir))
 		return
 	}
 	node := w.newNode(parent, dir, tp, ents, false)

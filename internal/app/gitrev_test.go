@@ -219,7 +219,7 @@ func TestGitFlagsHostile(t *testing.T) {
 		{outside, []string{"--rev", "HEAD", "needle"}, "rg: --rev: " + outside},
 		{outside, []string{"--changed-since", "HEAD", "needle"}, "not in a Git repository"},
 		{partial.Dir, []string{"--rev", "HEAD", "needle"}, "a partial clone (extensions.partialClone = origin); its missing objects would have to be fetched"},
-		{r.Dir, []string{"--rev", "HEAD", "needle", "nosuchdir"}, "rg: nosuchdir: No such file or directory (os error 2)"},
+		{r.Dir, []string{"--rev", "HEAD", "needle", "nosuchdir"}, "rg: nosuchdir: IO error for operation on nosuchdir: No such file or directory (os error 2)"},
 		{r.Dir, []string{"--rev", "HEAD", "zzzz", ".", outside}, "outside the repository at " + r.Dir},
 	}
 	for _, c := range cases {
