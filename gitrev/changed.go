@@ -2,7 +2,11 @@ package gitrev
 
 import (
 	"bytes"
+	"crypto/sha1"
 	"fmt"
+	"strconv"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Changes tells which lines of working files were added or changed since
@@ -34,11 +38,15 @@ func (c *Changes) Lines(path string, data []byte, term byte) (lines []LineRange,
 	}
 	c.t.mu.Lock()
 	h, ok, err := c.t.blob(rel)
+	c.t.mu.Unlock()
+	if err == nil && ok && blobHash(data) == h {
+		// The file is the commit's: its blob need not be read.
+		return nil, false, nil
+	}
 	var old []byte
 	if err == nil && ok {
 		_, old, err = r.readObjectLocked(h, r.lim.MaxBlobSize)
 	}
-	c.t.mu.Unlock()
 	if err != nil {
 		return nil, false, fmt.Errorf("at %s: %w", c.c.Hash.String()[:12], err)
 	}
@@ -62,4 +70,14 @@ func countLines(data []byte, term byte) int {
 		n++
 	}
 	return n
+}
+
+// blobHash is the object name Git gives data stored as a blob.
+func blobHash(data []byte) plumbing.Hash {
+	d := sha1.New()
+	d.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
+	d.Write(data)
+	var h plumbing.Hash
+	copy(h[:], d.Sum(nil))
+	return h
 }

@@ -21,7 +21,6 @@ type Tree struct {
 	root plumbing.Hash
 
 	mu     sync.Mutex
-	cwd    string
 	dirs   map[string]plumbing.Hash // folder path → tree object
 	files  map[string]plumbing.Hash // file path → blob
 	listed map[string][]walker.TreeEntry
