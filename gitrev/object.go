@@ -33,7 +33,7 @@ func (r *Repo) readObject(h plumbing.Hash, limit int64) (plumbing.ObjectType, []
 		return 0, nil, r.objectErr(h, err)
 	}
 	if size > limit {
-		return 0, nil, fmt.Errorf("%s of %d bytes (at most %d are read): %w", h, size, limit, ErrTooLarge)
+		return 0, nil, fmt.Errorf("%w: %d bytes (object %s; at most %d bytes are read)", ErrTooLarge, size, h.String()[:12], limit)
 	}
 	obj, err := r.st.EncodedObject(plumbing.AnyObject, h)
 	if err != nil {
@@ -49,7 +49,7 @@ func (r *Repo) readObject(h plumbing.Hash, limit int64) (plumbing.ObjectType, []
 		return 0, nil, fmt.Errorf("reading object %s: %v", h, err)
 	}
 	if int64(len(data)) > limit {
-		return 0, nil, fmt.Errorf("%s of more than %d bytes: %w", h, limit, ErrTooLarge)
+		return 0, nil, fmt.Errorf("%w: more than %d bytes (object %s)", ErrTooLarge, limit, h.String()[:12])
 	}
 	return obj.Type(), data, nil
 }

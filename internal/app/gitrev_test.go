@@ -230,3 +230,21 @@ func TestGitFlagsHostile(t *testing.T) {
 		}
 	}
 }
+
+// TestRevHugeBlob: a blob over gitrev's 64 MiB bound is an error for its
+// path (exit 2, one rg-style line), never read whole; the other files are
+// still searched.
+func TestRevHugeBlob(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 65 MiB blob")
+	}
+	r := gittest.New(t)
+	r.Write(map[string]string{"big.txt": strings.Repeat("needle\n", (65<<20)/7), "small.txt": "needle\n"})
+	r.Commit("big")
+	os.Remove(filepath.Join(r.Dir, "big.txt"))
+	got := runEvgrepFull(t, r.Dir, []string{"-c", "--sort", "path", "--rev", "HEAD", "needle"})
+	lines := strings.Split(strings.TrimSuffix(got.stderrText, "\n"), "\n")
+	if got.code != 2 || got.stdout != "small.txt:1\n" || len(lines) != 1 || !strings.HasPrefix(lines[0], "rg: big.txt: ") || !strings.Contains(lines[0], "blob too large") {
+		t.Errorf("huge blob: code %d, stdout %q, stderr %q", got.code, got.stdout, got.stderrText)
+	}
+}
