@@ -26,13 +26,14 @@ func (c *Changes) Commit() Commit { return c.c }
 // path (a path on disk, as a walk spells it), that were added or changed
 // since the commit, as sorted, disjoint runs; none when the file is the
 // commit's. A file the commit does not have (untracked, or added since)
-// is all added. Lines end at term (the search's line terminator). The
+// is all added (so are the files of .git, which no commit holds, when a
+// search with --hidden reads them). Lines end at term (the search's line terminator). The
 // blob is compared as stored: no filter, no line-ending conversion.
 // Past Limits.MaxDiffEdits or MaxDiffLines the part between the first and
 // the last difference counts as changed whole (approx is then set).
 func (c *Changes) Lines(path string, data []byte, term byte) (lines []LineRange, approx bool, err error) {
 	r := c.t.r
-	rel, err := r.Rel(path)
+	rel, err := r.rel(path)
 	if err != nil {
 		return nil, false, err
 	}

@@ -47,6 +47,19 @@ func (t *Tree) Locate(root string) (string, error) {
 // to the working tree's top, '/'-separated ("" for the top), or an error
 // when it lies outside.
 func (r *Repo) Rel(path string) (string, error) {
+	rel, err := r.rel(path)
+	if err != nil {
+		return "", err
+	}
+	if rel == ".git" || strings.HasPrefix(rel, ".git/") {
+		return "", fmt.Errorf("inside the repository's .git folder")
+	}
+	return rel, nil
+}
+
+// rel is Rel without the refusal of .git: a commit never holds a .git
+// entry, so a working file there is simply not the commit's.
+func (r *Repo) rel(path string) (string, error) {
 	c, err := canonical(path)
 	if err != nil {
 		return "", err
@@ -58,11 +71,7 @@ func (r *Repo) Rel(path string) (string, error) {
 	if rel == "." {
 		return "", nil
 	}
-	rel = filepath.ToSlash(rel)
-	if rel == ".git" || strings.HasPrefix(rel, ".git/") {
-		return "", fmt.Errorf("inside the repository's .git folder")
-	}
-	return rel, nil
+	return filepath.ToSlash(rel), nil
 }
 
 // Stat implements walker.Tree.

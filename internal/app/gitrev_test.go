@@ -185,6 +185,7 @@ func TestChangedSince(t *testing.T) {
 			"12:added needle start\n13:end added\n"},
 		{"multiline across a changed and an unchanged line", []string{"-n", "-U", "--changed-since", "HEAD", `needle start\nend changed`, "f.txt"}, 1, ""},
 		{"multiline, plain search finds it", []string{"-c", "-U", `needle start\nend changed`, "f.txt"}, 0, "1\n"},
+		{"files of .git (--hidden) are not the commit's: all added", []string{"-c", "--hidden", "--changed-since", "HEAD", "^ref: refs/heads/"}, 0, ".git/HEAD:1\n"},
 		{"since the commit itself by name", []string{"-c", "--changed-since", "master", "needle", "f.txt"}, 0, "5\n"},
 	}
 	for _, c := range cases {
