@@ -249,3 +249,29 @@ func TestRevHugeBlob(t *testing.T) {
 		t.Errorf("huge blob: code %d, stdout %q, stderr %q", got.code, got.stdout, got.stderrText)
 	}
 }
+
+// TestRevShallow: in a shallow clone the commits it holds are searched;
+// one beyond its boundary is one rg-style error.
+func TestRevShallow(t *testing.T) {
+	r := gittest.New(t)
+	r.Write(map[string]string{"a.txt": "needle old\n"})
+	parent := r.Commit("one").String()
+	r.Write(map[string]string{"a.txt": "needle new\n"})
+	head := r.Commit("two").String()
+	gd := filepath.Join(r.Dir, ".git")
+	if err := os.WriteFile(filepath.Join(gd, "shallow"), []byte(head+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(gd, "objects", parent[:2], parent[2:])); err != nil {
+		t.Fatal(err)
+	}
+	if got := runEvgrepFull(t, r.Dir, []string{"--rev", "HEAD", "needle"}); got.code != 0 || got.stdout != "a.txt:needle new\n" || got.stderrText != "" {
+		t.Errorf("HEAD of a shallow clone: %d %q %q", got.code, got.stdout, got.stderrText)
+	}
+	for _, rev := range []string{"HEAD~1", parent} {
+		got := runEvgrepFull(t, r.Dir, []string{"--rev", rev, "needle"})
+		if got.code != 2 || got.stdout != "" || strings.Count(got.stderrText, "\n") != 1 || !strings.Contains(got.stderrText, "shallow clone") {
+			t.Errorf("%s beyond the boundary: %d %q %q", rev, got.code, got.stdout, got.stderrText)
+		}
+	}
+}
