@@ -58,9 +58,9 @@ func (r *Repo) readObject(h plumbing.Hash, limit int64) (plumbing.ObjectType, []
 func (r *Repo) objectErr(h plumbing.Hash, err error) error {
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		if sh, _ := r.st.Shallow(); len(sh) > 0 {
-			return fmt.Errorf("object %s (the repository is a shallow clone): %w", h, ErrMissingObject)
+			return fmt.Errorf("%w: %s, beyond this shallow clone's history", ErrMissingObject, h.String()[:12])
 		}
-		return fmt.Errorf("object %s: %w", h, ErrMissingObject)
+		return fmt.Errorf("%w: %s", ErrMissingObject, h.String()[:12])
 	}
 	return fmt.Errorf("object %s: %v", h, err)
 }
