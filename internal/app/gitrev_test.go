@@ -217,6 +217,7 @@ func TestGitFlagsHostile(t *testing.T) {
 		{r.Dir, []string{"--rev=", "needle"}, "rg: --rev needs a commit"},
 		{r.Dir, []string{"--rev", "HEAD", "--changed-since", "HEAD", "needle"}, "rg: --rev and --changed-since cannot be used together"},
 		{r.Dir, []string{"-v", "--changed-since", "HEAD", "needle"}, "rg: --changed-since cannot be used with -v/--invert-match"},
+		{r.Dir, []string{"--files", "--changed-since", "HEAD"}, "rg: --changed-since does not apply to --files"},
 		{outside, []string{"--rev", "HEAD", "needle"}, "rg: --rev: " + outside},
 		{outside, []string{"--changed-since", "HEAD", "needle"}, "not in a Git repository"},
 		{partial.Dir, []string{"--rev", "HEAD", "needle"}, "a partial clone (extensions.partialClone = origin); its missing objects would have to be fetched"},

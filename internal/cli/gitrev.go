@@ -2,8 +2,8 @@ package cli
 
 // gitFlags reads --rev and --changed-since and refuses the combinations
 // that have no meaning: both at once (a commit's tree has no working
-// lines), --changed-since with -v (the lines outside the changed
-// matches), and either with --pre (a preprocessor reads files on disk).
+// lines), --changed-since with -v (the lines outside the changed matches)
+// or with --files (which reads no lines).
 func gitFlags(a *Args, c *Config) error {
 	c.Rev, _ = a.Value("rev")
 	c.ChangedSince, _ = a.Value("changed-since")
@@ -19,15 +19,13 @@ func gitFlags(a *Args, c *Config) error {
 	if c.Rev != "" && c.ChangedSince != "" {
 		return usageErr("--rev and --changed-since cannot be used together")
 	}
-	flag := "--rev"
 	if c.ChangedSince != "" {
-		flag = "--changed-since"
 		if a.Has("invert-match") {
 			return usageErr("--changed-since cannot be used with -v/--invert-match")
 		}
-	}
-	if v, ok := a.Value("pre"); ok && v != "" {
-		return usageErr("%s cannot be used with --pre", flag)
+		if a.Has("files") {
+			return usageErr("--changed-since does not apply to --files (it filters matches)")
+		}
 	}
 	return nil
 }
