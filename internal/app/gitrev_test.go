@@ -98,6 +98,11 @@ func TestRevEqualsGitGrep(t *testing.T) {
 			t.Errorf("scripted, %s at %s: evgrep\n%s\ngit grep\n%s", c.pattern, c.commit, got.stdout, want)
 		}
 	}
+	// From a sub-folder, both print paths relative to it.
+	sub := filepath.Join(r.Dir, "sub")
+	if want, got := gitGrep(t, gitBin, sub, "needle", first), runEvgrepFull(t, sub, []string{"-n", "--hidden", "--rev", first, "needle"}); got.stdout != want || want == "" {
+		t.Errorf("scripted, from sub: evgrep\n%s\ngit grep\n%s", got.stdout, want)
+	}
 	// This repository, ten commits back.
 	top, err := exec.Command(gitBin, "rev-parse", "--show-toplevel").Output()
 	if err != nil {
