@@ -64,3 +64,10 @@ const (
 	// end, the cursor and the notes.
 	outlineReserve = 400
 )
+
+// Git bounds.
+const (
+	// maxRevisionBytes is the longest rev or changedSince accepted (gitrev
+	// refuses longer ones too; this answers before a repository is opened).
+	maxRevisionBytes = 256
+)

@@ -193,6 +193,8 @@ var flagTable = []flagDef{
 	{long: "mcp-http", value: true},
 	{long: "mcp-allow-origin", value: true},
 	{long: "outline"},
+	{long: "rev", value: true, hyphen: true},
+	{long: "changed-since", value: true, hyphen: true},
 }
 
 var (
