@@ -60,6 +60,9 @@ const bindingNote = "binding is not proven: these are same-spelling occurrences 
 // validateAnalysis checks a mode impact request: a cursor alone, path+line
 // (the enclosing declaration's name), or symbol (path is then the root).
 func (r *Request) validateAnalysis() error {
+	if r.Rev != "" || r.ChangedSince != "" {
+		return invalid("rev and changedSince do not apply to mode %s (it reads the working tree)", r.Mode)
+	}
 	if r.Pattern != "" || r.Context != nil || r.Limit != nil || r.MatchIndex != 0 || len(r.MatchIndices) > 0 ||
 		len(r.Targets) > 0 || r.Items != "" || r.Budget != "" || r.Literal || r.IgnoreCase != nil {
 		return invalid("mode %s takes path, line, symbol, paths, glob, exclude, hidden, parseBudget and cursor only", r.Mode)

@@ -99,3 +99,10 @@ const (
 	// maxTestNames bounds the declarations whose mentions link a test file.
 	maxTestNames = 16
 )
+
+// Git bounds.
+const (
+	// maxRevisionBytes is the longest rev or changedSince accepted (gitrev
+	// refuses longer ones too; this answers before a repository is opened).
+	maxRevisionBytes = 256
+)

@@ -25,6 +25,9 @@ type NavJSON struct {
 // validateNav checks a mode imports or tests request: path (a file), or a
 // cursor alone.
 func (r *Request) validateNav() error {
+	if r.Rev != "" || r.ChangedSince != "" {
+		return invalid("rev and changedSince do not apply to mode %s (it reads the working tree)", r.Mode)
+	}
 	if r.Pattern != "" || r.Context != nil || r.Limit != nil || r.MatchIndex != 0 || len(r.MatchIndices) > 0 ||
 		len(r.Targets) > 0 || r.Items != "" || r.Budget != "" || r.Literal || r.IgnoreCase != nil ||
 		r.Line != 0 || r.Symbol != "" || r.ParseBudget != nil || len(r.Glob) > 0 || len(r.Exclude) > 0 || len(r.Paths) > 0 {

@@ -198,6 +198,8 @@ var flagTable = []flagDef{
 	{long: "parse-budget", value: true, number: true},
 	{long: "imports", value: true},
 	{long: "tests", value: true},
+	{long: "rev", value: true, hyphen: true},
+	{long: "changed-since", value: true, hyphen: true},
 }
 
 var (

@@ -124,6 +124,8 @@ var flagHelp = map[string]string{
 	"outline":       "evgrep: print the declarations of files (with --json: structured).",
 
 	"mcp-allow-origin": "evgrep: serve browser pages of this origin over --mcp-http (exact match, repeatable).",
+	"rev":              "evgrep: search the files of Git commit REV (read in process), not the working tree.",
+	"changed-since":    "evgrep: only matches in lines added or changed since Git commit REV.",
 
 	"impact":        "evgrep: every occurrence of the name declared at FILE:LINE, by syntax role (with --json: structured).",
 	"impact-symbol": "evgrep: every occurrence of the symbol NAME, by syntax role, under PATH (default: .).",
