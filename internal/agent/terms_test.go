@@ -285,7 +285,7 @@ func TestTermsHostileRequests(t *testing.T) {
 	enc := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	bad := []string{
 		`{"terms":["a"]}`,
-		`{"terms":[]}` /* empty list: no terms field at all, pattern required */,
+		`{"terms":[]}`, /* empty list: no terms field at all, pattern required */
 		enc(map[string]any{"terms": many}),
 		`{"terms":["a","a"]}`,
 		`{"terms":["a",""]}`,
