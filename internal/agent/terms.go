@@ -33,6 +33,17 @@ const (
 	optTermsScan = "termsScan"
 )
 
+// The bounds of a request's terms (internal/terms), for the MCP schema.
+const (
+	MinTerms = terms.MinTerms
+	MaxTerms = terms.MaxTerms
+)
+
+// MatchValues lists the values of Request.Match.
+func MatchValues() []string {
+	return []string{string(terms.MatchAny), string(terms.MatchAll), string(terms.MatchNone)}
+}
+
 // TermsJSON is the multi-term part of an answer's details.
 type TermsJSON struct {
 	// Match is the file rule: any, all or none.
