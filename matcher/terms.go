@@ -37,6 +37,11 @@ type TermSet struct {
 	// every line when the term itself is not ASCII.
 	own   []*Matcher
 	lines *Matcher
+	// slot[i] is term i's place in the per-line record of previous ends
+	// when the term can overlap itself ("aa", "abab"), else -1: only such
+	// terms need it to keep their occurrences apart. nslot counts them.
+	slot  []int
+	nslot int
 }
 
 // TermFolds reports whether term is searched case-insensitively under
@@ -81,6 +86,11 @@ func CompileTerms(terms []string, mode CaseMode) (*TermSet, error) {
 			}
 			t.own[i] = m
 		}
+		t.slot = append(t.slot, -1)
+		if selfOverlaps(t.terms[i], t.fold[i]) {
+			t.slot[i] = t.nslot
+			t.nslot++
+		}
 		t.auto[i] = !t.fold[i] || isASCII(t.terms[i])
 		if t.auto[i] {
 			autoLits = append(autoLits, t.terms[i])
@@ -116,6 +126,23 @@ func CompileTerms(terms []string, mode CaseMode) (*TermSet, error) {
 	return t, nil
 }
 
+// selfOverlaps reports whether two occurrences of term can overlap: a
+// proper prefix of it is also its suffix (compared with ASCII letters
+// folded when fold; a folded non-ASCII term is answered by its own
+// matcher, which keeps its occurrences apart itself).
+func selfOverlaps(term []byte, fold bool) bool {
+	eq := bytes.Equal
+	if fold {
+		eq = bytes.EqualFold
+	}
+	for k := 1; k < len(term); k++ {
+		if eq(term[:k], term[len(term)-k:]) {
+			return true
+		}
+	}
+	return false
+}
+
 // hasCaseFold reports whether some character of s has another case.
 func hasCaseFold(s string) bool {
 	for _, r := range s {
@@ -141,9 +168,9 @@ func (t *TermSet) Lines() *Matcher { return t.lines }
 // alone finds, left to right; across terms in no set order (sort what is
 // kept). It stops when fn returns false.
 func (t *TermSet) Each(line []byte, fn func(TermRange) bool) {
-	var lastBuf [64]int
+	var lastBuf [8]int
 	last := lastBuf[:0]
-	for range t.terms {
+	for range t.nslot {
 		last = append(last, 0)
 	}
 	ascii := !t.allFold || isASCII(line)
@@ -154,15 +181,18 @@ func (t *TermSet) Each(line []byte, fn func(TermRange) bool) {
 			i := idx[k]
 			n := len(t.terms[i])
 			start := end - n
+			sl := t.slot[i]
 			switch {
-			case start < last[i]:
+			case sl >= 0 && start < last[sl]:
 				return true // overlaps the term's previous occurrence
 			case t.fold[i] && !ascii:
 				return true // its own matcher answers below
 			case t.allFold && !t.fold[i] && !bytes.Equal(line[start:end], t.terms[i]):
 				return true
 			}
-			last[i] = end
+			if sl >= 0 {
+				last[sl] = end
+			}
 			if !fn(TermRange{Term: i, Start: start, End: end}) {
 				stopped = true
 				return false

@@ -101,12 +101,15 @@ type FileScan struct {
 	ts     *matcher.TermSet
 	counts []Count
 	found  int // terms with an occurrence
-	line   []bool
+	// lineOf[i] is the number of the last line (counted by Line, from 1)
+	// in which term i occurred: no clearing per line.
+	lineOf []uint64
+	lineNo uint64
 }
 
 // NewFileScan returns a FileScan for ts.
 func NewFileScan(ts *matcher.TermSet) *FileScan {
-	return &FileScan{ts: ts, counts: make([]Count, ts.Len()), line: make([]bool, ts.Len())}
+	return &FileScan{ts: ts, counts: make([]Count, ts.Len()), lineOf: make([]uint64, ts.Len())}
 }
 
 // Reset starts a new file.
@@ -118,12 +121,12 @@ func (f *FileScan) Reset() {
 // Line counts the occurrences in one line (without its terminator) and
 // calls fn (when not nil) with each, in no set order.
 func (f *FileScan) Line(text []byte, fn func(matcher.TermRange)) {
-	clear(f.line)
+	f.lineNo++
 	f.ts.Each(text, func(r matcher.TermRange) bool {
 		c := &f.counts[r.Term]
 		c.Occurrences++
-		if !f.line[r.Term] {
-			f.line[r.Term] = true
+		if f.lineOf[r.Term] != f.lineNo {
+			f.lineOf[r.Term] = f.lineNo
 			c.Lines++
 			if c.Lines == 1 {
 				c.Files = 1
