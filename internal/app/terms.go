@@ -129,11 +129,10 @@ func (s *termSink) End(e walker.Entry, err error) bool {
 	switch {
 	case cfg.Quiet:
 	case cfg.TermsMatch == terms.MatchNone && cfg.Output == cli.OutputJSON:
-		b, _ := json.Marshal(struct {
+		r.emit(jsonLine(nil, struct {
 			Type string `json:"type"`
 			Path string `json:"path"`
-		}{"file", s.path})
-		r.emit(append(b, '\n'), false)
+		}{"file", s.path}), false)
 	case cfg.TermsMatch == terms.MatchNone:
 		b := cfg.Printer.FormatPath(s.path)
 		if cfg.Printer.NullPath {
@@ -203,8 +202,17 @@ func (s *termSink) appendJSON(b []byte, m *search.Match, text []byte, o matcher.
 		Lines     data   `json:"lines"`
 	}{"occurrence", s.r.cfg.Terms[o.Term], o.Term, s.path, m.LineNumber, o.Start + 1,
 		m.AbsOffset + int64(o.Start), m.AbsOffset + int64(o.End), line}
-	j, _ := json.Marshal(v)
-	return append(append(b, j...), '\n')
+	return jsonLine(b, v)
+}
+
+// jsonLine appends v as one line of JSON, without HTML escaping (paths
+// and lines as they are, as rg writes them).
+func jsonLine(b []byte, v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return append(b, buf.Bytes()...)
 }
 
 // Context implements search.Sink.
@@ -282,6 +290,5 @@ func termsJSONSummary(cfg *cli.Config, ts *matcher.TermSet, t *terms.Totals) []b
 		c := t.Terms[i]
 		v.Terms = append(v.Terms, row{term, ts.Folds(i), c.Lines, c.Occurrences, c.Files})
 	}
-	b, _ := json.Marshal(v)
-	return append(b, '\n')
+	return jsonLine(nil, v)
 }
