@@ -92,7 +92,7 @@ type core struct {
 	s               *Searcher
 	sink            Sink
 	match           Match // the Match handed to sink.Matched (reused: no allocation per line)
-	slice           bool // check every reported range for NUL bytes
+	slice           bool  // check every reported range for NUL bytes
 	absOffset       int64
 	pos             int
 	lineNumber      uint64
