@@ -770,7 +770,7 @@ func statusLine(snap *snapshot.Snapshot, sel snapshot.PathSelection) string {
 		state = fmt.Sprintf("partial: %d of %d lines retained, totals exact", t.Retained, t.Lines)
 	}
 	return fmt.Sprintf("evgrep: %d matching lines (%d occurrences) in %d of %d files searched for %s under %s — %s%s\n",
-		t.Lines, t.Occurrences, t.Files, t.Searched, quotePattern(shorten(snap.Meta.Options["pattern"], maxEchoBytes)), shorten(snap.Meta.Root, maxEchoBytes), state, scope)
+		t.Lines, t.Occurrences, t.Files, t.Searched, quotePattern(shorten(snap.Meta.Options["pattern"], maxEchoBytes)), shorten(snap.Meta.Root, maxEchoBytes)+gitScope(snap), state, scope)
 }
 
 func quotePattern(p string) string {

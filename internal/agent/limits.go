@@ -78,3 +78,10 @@ const (
 	// call.
 	termsPageReserve = 1024
 )
+
+// Git bounds.
+const (
+	// maxRevisionBytes is the longest rev or changedSince accepted (gitrev
+	// refuses longer ones too; this answers before a repository is opened).
+	maxRevisionBytes = 256
+)

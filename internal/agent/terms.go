@@ -110,6 +110,9 @@ func (r *Request) validateTerms() error {
 	if r.Cursor != "" {
 		return invalid("a cursor continues its own terms: send {\"cursor\":…} alone")
 	}
+	if r.Rev != "" || r.ChangedSince != "" {
+		return invalid("terms searches the working tree: rev and changedSince do not apply to it")
+	}
 	if r.Mode != "" && r.Mode != ModeAuto {
 		return invalid("terms has its own answer: mode does not apply")
 	}

@@ -302,6 +302,8 @@ func TestTermsHostileRequests(t *testing.T) {
 		`{"terms":["a","b"],"context":2}`,
 		`{"terms":["a","b"],"cursor":"abc"}`,
 		`{"terms":"a,b"}`,
+		`{"terms":["a","b"],"rev":"HEAD"}`,
+		`{"terms":["a","b"],"changedSince":"HEAD"}`,
 	}
 	for _, req := range bad {
 		failsWith(t, env, CodeInvalidRequest, req)

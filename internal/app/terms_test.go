@@ -301,6 +301,8 @@ func TestTermsHostileInput(t *testing.T) {
 		{[]string{"--terms", "a,b", "-c"}, "cannot be combined with --count"},
 		{[]string{"--terms", "a,b", "-P"}, "cannot be combined with --pcre2"},
 		{[]string{"--terms", "a,b", "-w"}, "cannot be combined with --word-regexp"},
+		{[]string{"--terms", "a,b", "--rev", "HEAD"}, "cannot be combined with --rev"},
+		{[]string{"--terms", "a,b", "--changed-since", "HEAD"}, "cannot be combined with --changed-since"},
 	}
 	for _, c := range cases {
 		got, stderr := runInDir(t, root, c.args)

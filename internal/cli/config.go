@@ -119,6 +119,9 @@ type Config struct {
 	// (CmdTerms; see terms.go).
 	Terms      []string
 	TermsMatch terms.Match
+	// Rev is --rev: search that Git commit's tree. ChangedSince is
+	// --changed-since: only lines added or changed since that commit.
+	Rev, ChangedSince string
 }
 
 // Load parses argv and derives the Config.
@@ -187,6 +190,9 @@ func Load(argv []string, env Env) (*Config, error) {
 		c.Matcher.SizeLimit = int(min(n, math.MaxInt32))
 	}
 	c.Paths, c.UsingDefaultPath = defaultPaths(a, env, paths)
+	if err := gitFlags(a, c); err != nil {
+		return nil, err
+	}
 	onlyStdin := len(c.Paths) == 1 && c.Paths[0] == "-"
 
 	c.Quiet = a.Has("quiet")

@@ -196,6 +196,8 @@ var flagTable = []flagDef{
 	{long: "terms", value: true, multiple: true, hyphen: true},
 	{long: "term", value: true, multiple: true, hyphen: true},
 	{long: "match", value: true, possible: []string{"any", "all", "none"}},
+	{long: "rev", value: true, hyphen: true},
+	{long: "changed-since", value: true, hyphen: true},
 }
 
 var (

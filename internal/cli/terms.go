@@ -18,7 +18,7 @@ var termsConflicts = []string{
 	"regexp", "file", "word-regexp", "line-regexp", "invert-match", "multiline",
 	"multiline-dotall", "pcre2", "auto-hybrid-regex", "replace", "count",
 	"count-matches", "files-with-matches", "files-without-match", "files",
-	"max-count", "passthru", "null-data", "vimgrep",
+	"max-count", "passthru", "null-data", "vimgrep", "rev", "changed-since",
 }
 
 // termsConfig fills the terms of a multi-term search: the values of
