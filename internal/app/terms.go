@@ -178,13 +178,29 @@ func (s *termSink) Matched(sr *search.Searcher, m *search.Match) (bool, error) {
 	return true, nil
 }
 
-// appendJSON appends one occurrence's JSON object and a newline.
+// appendJSON appends one occurrence's JSON object and a newline. A line
+// longer than termsJSONLine bytes is shown by a window of that size
+// around the occurrence ("lines".excerpt is the window's byte offset in
+// the line), so that a huge line with many occurrences is not written
+// whole for each.
 func (s *termSink) appendJSON(b []byte, m *search.Match, text []byte, o matcher.TermRange) []byte {
 	type data struct {
-		Text  string `json:"text,omitempty"`
-		Bytes string `json:"bytes,omitempty"`
+		Text    string `json:"text,omitempty"`
+		Bytes   string `json:"bytes,omitempty"`
+		Excerpt *int   `json:"excerpt,omitempty"`
 	}
 	line := data{}
+	if len(text) > termsJSONLine {
+		lo := max(0, o.Start-termsJSONLine/4)
+		hi := min(len(text), lo+termsJSONLine)
+		for lo > 0 && !utf8.RuneStart(text[lo]) {
+			lo--
+		}
+		for hi < len(text) && !utf8.RuneStart(text[hi]) {
+			hi--
+		}
+		text, line.Excerpt = text[lo:hi], &lo
+	}
 	if utf8.Valid(text) {
 		line.Text = string(text)
 	} else {

@@ -406,3 +406,50 @@ func runLive(t *testing.T, args ...string) string {
 	}
 	return string(out.Stdout)
 }
+
+// TestTermsJSONLongLine: an occurrence in a line longer than
+// termsJSONLine carries a window of the line holding it, with the
+// window's offset; short lines are carried whole.
+func TestTermsJSONLongLine(t *testing.T) {
+	long := strings.Repeat("x", 10000) + " foo " + strings.Repeat("y", 10000)
+	root := writeTree(t, map[string]string{"a.txt": long + "\nfoo yy\n"})
+	got, stderr := runInDir(t, root, []string{"--json", "--terms", "foo,yy", "a.txt"})
+	if got.code != 0 {
+		t.Fatalf("exit %d: %s", got.code, stderr)
+	}
+	n := 0
+	for _, l := range strings.Split(strings.TrimSpace(got.stdout), "\n") {
+		var v struct {
+			Type   string `json:"type"`
+			Term   string `json:"term"`
+			Line   int    `json:"line"`
+			Column int    `json:"column"`
+			Lines  struct {
+				Text    string `json:"text"`
+				Excerpt *int   `json:"excerpt"`
+			} `json:"lines"`
+		}
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatal(err)
+		}
+		if v.Type != "occurrence" {
+			continue
+		}
+		n++
+		at := v.Column - 1
+		if v.Line == 1 {
+			if v.Lines.Excerpt == nil || len(v.Lines.Text) > termsJSONLine || len(l) > termsJSONLine+512 {
+				t.Fatalf("line 1: object of %d bytes, excerpt %v", len(l), v.Lines.Excerpt)
+			}
+			at -= *v.Lines.Excerpt
+		} else if v.Lines.Excerpt != nil || v.Lines.Text != "foo yy" {
+			t.Fatalf("line 2 not carried whole: %s", l)
+		}
+		if at < 0 || !strings.HasPrefix(v.Lines.Text[at:], v.Term) {
+			t.Fatalf("the text does not hold %q at the column: %s", v.Term, l[:min(len(l), 200)])
+		}
+	}
+	if n != 1+5000+2 {
+		t.Fatalf("%d occurrences, want %d", n, 1+5000+2)
+	}
+}
