@@ -64,6 +64,8 @@ type Details struct {
 	Budget   *BudgetJSON   `json:"budget,omitempty"`
 	// OtherFiles are the files of an outline page without a parser.
 	OtherFiles []string `json:"otherFiles,omitempty"`
+	// Terms is the answer of a multi-term search (terms.go).
+	Terms *TermsJSON `json:"terms,omitempty"`
 }
 
 // TotalsJSON are exact totals.
@@ -368,6 +370,9 @@ func handle(req *Request, env Env) (*Answer, error) {
 	if err := refuseSpecial(root); err != nil {
 		return nil, err
 	}
+	if len(req.Terms) > 0 {
+		return termsRequest(req, env, root)
+	}
 	switch req.Mode {
 	case ModeInspect:
 		return inspectRequest(req, env, root)
@@ -589,6 +594,9 @@ func page(req *Request, env Env) (*Answer, error) {
 			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "an outline cursor only continues the outline: {\"cursor\":…} alone"}
 		}
 		return continueOutline(env, snap)
+	}
+	if cur.Kind == snapshot.KindItems && snap.Meta.Options[optOperation] == opTerms {
+		return continueTerms(req, env, snap, cur)
 	}
 	if err := req.checkRestated(snap.Meta.Options); err != nil {
 		return nil, err

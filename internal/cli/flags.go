@@ -193,6 +193,9 @@ var flagTable = []flagDef{
 	{long: "mcp-http", value: true},
 	{long: "mcp-allow-origin", value: true},
 	{long: "outline"},
+	{long: "terms", value: true, multiple: true, hyphen: true},
+	{long: "term", value: true, multiple: true, hyphen: true},
+	{long: "match", value: true, possible: []string{"any", "all", "none"}},
 	{long: "rev", value: true, hyphen: true},
 	{long: "changed-since", value: true, hyphen: true},
 }
