@@ -60,6 +60,9 @@ const bindingNote = "binding is not proven: these are same-spelling occurrences 
 // validateAnalysis checks a mode impact request: a cursor alone, path+line
 // (the enclosing declaration's name), or symbol (path is then the root).
 func (r *Request) validateAnalysis() error {
+	if len(r.Terms) > 0 || r.Match != "" {
+		return invalid("terms and match do not apply to mode %s", r.Mode)
+	}
 	if r.Rev != "" || r.ChangedSince != "" {
 		return invalid("rev and changedSince do not apply to mode %s (it reads the working tree)", r.Mode)
 	}

@@ -68,6 +68,8 @@ type Details struct {
 	Impact *ImpactJSON `json:"impact,omitempty"`
 	// Navigation is a mode imports or tests answer's links.
 	Navigation *NavJSON `json:"navigation,omitempty"`
+	// Terms is the answer of a multi-term search (terms.go).
+	Terms *TermsJSON `json:"terms,omitempty"`
 }
 
 // TotalsJSON are exact totals.
@@ -372,6 +374,9 @@ func handle(req *Request, env Env) (*Answer, error) {
 	if err := refuseSpecial(root); err != nil {
 		return nil, err
 	}
+	if len(req.Terms) > 0 {
+		return termsRequest(req, env, root)
+	}
 	switch req.Mode {
 	case ModeInspect:
 		return inspectRequest(req, env, root)
@@ -597,6 +602,9 @@ func page(req *Request, env Env) (*Answer, error) {
 			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "an outline cursor only continues the outline: {\"cursor\":…} alone"}
 		}
 		return continueOutline(env, snap)
+	}
+	if cur.Kind == snapshot.KindItems && snap.Meta.Options[optOperation] == opTerms {
+		return continueTerms(req, env, snap, cur)
 	}
 	if cur.Kind == snapshot.KindItems {
 		return continueAnalysis(req, env, snap, cur)

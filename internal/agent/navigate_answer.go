@@ -25,6 +25,9 @@ type NavJSON struct {
 // validateNav checks a mode imports or tests request: path (a file), or a
 // cursor alone.
 func (r *Request) validateNav() error {
+	if len(r.Terms) > 0 || r.Match != "" {
+		return invalid("terms and match do not apply to mode %s", r.Mode)
+	}
 	if r.Rev != "" || r.ChangedSince != "" {
 		return invalid("rev and changedSince do not apply to mode %s (it reads the working tree)", r.Mode)
 	}

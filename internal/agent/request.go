@@ -36,6 +36,8 @@ type Request struct {
 	Budget       string     `json:"budget,omitempty" jsonschema:"the host's context budget: full (about 2000 tokens), tight (1000) or critical (500); shortens an implicit auto answer only"`
 	Symbol       string     `json:"symbol,omitempty" jsonschema:"impact: the symbol's name (its last dotted or :: part is searched), instead of path+line"`
 	ParseBudget  *int       `json:"parseBudget,omitempty" jsonschema:"impact: files parsed at most, 1-2000 (default 200)"`
+	Terms        []string   `json:"terms,omitempty" jsonschema:"multi-term search: 2-64 distinct literal terms (one line, at most 256 bytes each) searched in one pass instead of pattern; exact per-term counts, occurrences paged by term, path, byte"`
+	Match        string     `json:"match,omitempty" jsonschema:"with terms, the files kept: any (default: a term occurs), all (every term occurs) or none (no term occurs: the files are listed)"`
 	Rev          string     `json:"rev,omitempty" jsonschema:"search the files of this Git commit (a commit-ish: HEAD~3, a branch, a tag, a hash) instead of the working tree"`
 	ChangedSince string     `json:"changedSince,omitempty" jsonschema:"keep only matches in lines added or changed since this Git commit (untracked files count as added)"`
 
@@ -154,6 +156,9 @@ func ParseRequest(data []byte) (*Request, error) {
 
 // Validate checks ranges and combinations of fields.
 func (r *Request) Validate() error {
+	if len(r.Terms) > 0 || r.Match != "" {
+		return r.validateTerms()
+	}
 	switch r.Mode {
 	case "", ModeAuto, ModeSummary, ModeMatches, ModeInspect, ModeOutline:
 	case ModeImpact:

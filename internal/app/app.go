@@ -205,6 +205,8 @@ func (r *run) main() int {
 	switch cfg.Command {
 	case cli.CmdOutline:
 		return r.outline(wopts)
+	case cli.CmdTerms:
+		return r.terms(wopts)
 	case cli.CmdFiles:
 		err = r.files(wopts)
 	default:

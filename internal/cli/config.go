@@ -16,6 +16,7 @@ import (
 	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/internal/printer"
 	"github.com/evgrep/evgrep/internal/search"
+	"github.com/evgrep/evgrep/internal/terms"
 	"github.com/evgrep/evgrep/matcher"
 	"github.com/evgrep/evgrep/walker"
 	"github.com/evgrep/evgrep/walker/ignore"
@@ -49,6 +50,7 @@ const (
 	CmdOutline
 	CmdGenerate
 	CmdAnalysis
+	CmdTerms
 )
 
 // Env describes the process environment that rg consults when choosing
@@ -121,6 +123,10 @@ type Config struct {
 	Analysis       string
 	AnalysisTarget string
 	ParseBudget    int
+	// Terms and TermsMatch are a multi-term search's terms and file rule
+	// (CmdTerms; see terms.go).
+	Terms      []string
+	TermsMatch terms.Match
 	// Rev is --rev: search that Git commit's tree. ChangedSince is
 	// --changed-since: only lines added or changed since that commit.
 	Rev, ChangedSince string
@@ -180,7 +186,7 @@ func Load(argv []string, env Env) (*Config, error) {
 	if len(pos) > 0 {
 		patternSlot, pos, hasPatternSlot = pos[0], pos[1:], true
 	}
-	takesFirstAsPath := a.Has("file") || a.Has("files") || a.Has("regexp") || a.Has("type-list") || a.Has("outline")
+	takesFirstAsPath := a.Has("file") || a.Has("files") || a.Has("regexp") || a.Has("type-list") || a.Has("outline") || hasTerms(a)
 	paths := append([]string(nil), pos...)
 	if takesFirstAsPath && hasPatternSlot {
 		paths = append([]string{patternSlot}, paths...)
@@ -260,6 +266,11 @@ func Load(argv []string, env Env) (*Config, error) {
 	// No pattern matches nothing, so that -v of an empty -f file matches
 	// every line (rg 15); -m0 searches nothing.
 	c.Command = command(a, (len(patterns) == 0 && !a.Has("invert-match")) || c.Printer.MaxCount == 0)
+	if c.Command == CmdTerms || a.Has("match") {
+		if err := termsConfig(a, c); err != nil {
+			return nil, err
+		}
+	}
 	return c, nil
 }
 
@@ -307,7 +318,7 @@ func engine(a *Args) Engine {
 // patterns is rg's `patterns()`: the -e values, else the positional
 // pattern; then the lines of every -f file.
 func patterns(a *Args, env Env, slot string, hasSlot bool) ([]string, error) {
-	if a.Has("files") || a.Has("type-list") || a.Has("outline") {
+	if a.Has("files") || a.Has("type-list") || a.Has("outline") || hasTerms(a) {
 		return nil, nil
 	}
 	var out []string
@@ -750,6 +761,8 @@ func command(a *Args, never bool) Command {
 		return CmdTypeList
 	case a.Has("outline"):
 		return CmdOutline
+	case hasTerms(a):
+		return CmdTerms
 	case a.Has("files"):
 		return CmdFiles
 	case never:

@@ -198,6 +198,9 @@ var flagTable = []flagDef{
 	{long: "parse-budget", value: true, number: true},
 	{long: "imports", value: true},
 	{long: "tests", value: true},
+	{long: "terms", value: true, multiple: true, hyphen: true},
+	{long: "term", value: true, multiple: true, hyphen: true},
+	{long: "match", value: true, possible: []string{"any", "all", "none"}},
 	{long: "rev", value: true, hyphen: true},
 	{long: "changed-since", value: true, hyphen: true},
 }

@@ -124,8 +124,12 @@ var flagHelp = map[string]string{
 	"outline":       "evgrep: print the declarations of files (with --json: structured).",
 
 	"mcp-allow-origin": "evgrep: serve browser pages of this origin over --mcp-http (exact match, repeatable).",
-	"rev":              "evgrep: search the files of Git commit REV (read in process), not the working tree.",
-	"changed-since":    "evgrep: only matches in lines added or changed since Git commit REV.",
+
+	"terms":         "evgrep: search 2-64 literal terms at once, comma-separated (repeatable; a term with a comma: --term).",
+	"term":          "evgrep: one literal term of a multi-term search, verbatim (repeatable; joins --terms in order).",
+	"match":         "evgrep: with --terms, the files to report: any (default), all (every term) or none (no term).",
+	"rev":           "evgrep: search the files of Git commit REV (read in process), not the working tree.",
+	"changed-since": "evgrep: only matches in lines added or changed since Git commit REV.",
 
 	"impact":        "evgrep: every occurrence of the name declared at FILE:LINE, by syntax role (with --json: structured).",
 	"impact-symbol": "evgrep: every occurrence of the symbol NAME, by syntax role, under PATH (default: .).",
@@ -148,6 +152,7 @@ USAGE:
     evgrep [OPTIONS] -f PATTERNFILE ... [PATH ...]
     evgrep [OPTIONS] --files [PATH ...]
     evgrep [OPTIONS] --type-list
+    evgrep [OPTIONS] --terms T1,T2,... [--term T] [--match any|all|none] [PATH ...]
     command | evgrep [OPTIONS] PATTERN
     evgrep --agent '{"pattern":"..."}'
     evgrep --mcp

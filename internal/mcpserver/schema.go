@@ -38,6 +38,8 @@ func searchTool() *mcp.Tool {
 	set("mode", "enum", modes)
 	set("budget", "enum", agent.Budgets())
 	set("items", "enum", agent.ItemsValues())
+	set("match", "enum", agent.MatchValues())
+	set("terms", "minItems", agent.MinTerms, "maxItems", agent.MaxTerms)
 	set("limit", "minimum", 1, "maximum", maxLimit)
 	set("parseBudget", "minimum", 1, "maximum", 2000)
 	set("context", "minimum", 0, "maximum", maxContext)
