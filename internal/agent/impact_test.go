@@ -92,7 +92,7 @@ func TestImpactAnswers(t *testing.T) {
 		{name: "not a name", req: `{"mode":"impact","symbol":"a b"}`, wantErr: "expected one identifier"},
 		{name: "pattern", req: `{"mode":"impact","symbol":"Area","pattern":"x"}`, wantErr: "mode impact takes"},
 		{name: "rev", req: `{"mode":"impact","symbol":"Area","rev":"HEAD"}`, wantErr: "rev and changedSince do not apply to mode impact"},
-		{name: "terms", req: `{"mode":"impact","symbol":"Area","terms":["a","b"]}`, wantErr: "terms and match do not apply to mode impact"},
+		{name: "terms", req: `{"mode":"impact","symbol":"Area","terms":["a","b"]}`, wantErr: "mode does not apply"},
 		{name: "symbol elsewhere", req: `{"symbol":"Area","pattern":"x"}`, wantErr: "belong to mode impact"},
 	}
 	for _, tt := range tests {
