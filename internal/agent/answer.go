@@ -64,6 +64,10 @@ type Details struct {
 	Budget   *BudgetJSON   `json:"budget,omitempty"`
 	// OtherFiles are the files of an outline page without a parser.
 	OtherFiles []string `json:"otherFiles,omitempty"`
+	// Impact is a mode impact answer's counts and page of occurrences.
+	Impact *ImpactJSON `json:"impact,omitempty"`
+	// Navigation is a mode imports or tests answer's links.
+	Navigation *NavJSON `json:"navigation,omitempty"`
 	// Terms is the answer of a multi-term search (terms.go).
 	Terms *TermsJSON `json:"terms,omitempty"`
 }
@@ -378,6 +382,10 @@ func handle(req *Request, env Env) (*Answer, error) {
 		return inspectRequest(req, env, root)
 	case ModeOutline:
 		return outline(req, env, root)
+	case ModeImpact:
+		return analysisRequest(req, env, root)
+	case ModeImports, ModeTests:
+		return navRequest(req, env, root)
 	}
 	return searchRequest(req, env, root)
 }
@@ -597,6 +605,9 @@ func page(req *Request, env Env) (*Answer, error) {
 	}
 	if cur.Kind == snapshot.KindItems && snap.Meta.Options[optOperation] == opTerms {
 		return continueTerms(req, env, snap, cur)
+	}
+	if cur.Kind == snapshot.KindItems {
+		return continueAnalysis(req, env, snap, cur)
 	}
 	if err := req.checkRestated(snap.Meta.Options); err != nil {
 		return nil, err

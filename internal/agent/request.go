@@ -26,7 +26,7 @@ type Request struct {
 	Hidden       *bool      `json:"hidden,omitempty" jsonschema:"search hidden files (default true)"`
 	Context      *int       `json:"context,omitempty" jsonschema:"lines of context around each match line, 0-20"`
 	Limit        *int       `json:"limit,omitempty" jsonschema:"match lines per page, 1-100"`
-	Mode         string     `json:"mode,omitempty" jsonschema:"auto, summary, matches, inspect or outline"`
+	Mode         string     `json:"mode,omitempty" jsonschema:"auto, summary, matches, inspect, outline, impact, imports or tests"`
 	Line         int        `json:"line,omitempty" jsonschema:"inspect: 1-based line in path"`
 	MatchIndex   int        `json:"matchIndex,omitempty" jsonschema:"inspect: match number from a previous answer (with cursor)"`
 	MatchIndices []int      `json:"matchIndices,omitempty" jsonschema:"inspect: 1-5 match numbers (with cursor)"`
@@ -34,6 +34,8 @@ type Request struct {
 	Cursor       string     `json:"cursor,omitempty" jsonschema:"cursor from a previous answer, to page on"`
 	Items        string     `json:"items,omitempty" jsonschema:"outline: all (default) or exports (the public surface only)"`
 	Budget       string     `json:"budget,omitempty" jsonschema:"the host's context budget: full (about 2000 tokens), tight (1000) or critical (500); shortens an implicit auto answer only"`
+	Symbol       string     `json:"symbol,omitempty" jsonschema:"impact: the symbol's name (its last dotted or :: part is searched), instead of path+line"`
+	ParseBudget  *int       `json:"parseBudget,omitempty" jsonschema:"impact: files parsed at most, 1-2000 (default 200)"`
 	Terms        []string   `json:"terms,omitempty" jsonschema:"multi-term search: 2-64 distinct literal terms (one line, at most 256 bytes each) searched in one pass instead of pattern; exact per-term counts, occurrences paged by term, path, byte"`
 	Match        string     `json:"match,omitempty" jsonschema:"with terms, the files kept: any (default: a term occurs), all (every term occurs) or none (no term occurs: the files are listed)"`
 	Rev          string     `json:"rev,omitempty" jsonschema:"search the files of this Git commit (a commit-ish: HEAD~3, a branch, a tag, a hash) instead of the working tree"`
@@ -42,6 +44,8 @@ type Request struct {
 	// budgetChars is the character budget of the answer when Budget
 	// applies (an implicit auto search), else 0.
 	budgetChars int
+	// full asks an analysis for every item in one answer (HandleFull).
+	full bool
 }
 
 // Budget values (Request.Budget) and what each allows, in estimated
@@ -108,6 +112,9 @@ const (
 	ModeMatches = "matches"
 	ModeInspect = "inspect"
 	ModeOutline = "outline"
+	ModeImpact  = "impact"
+	ModeImports = "imports"
+	ModeTests   = "tests"
 )
 
 // Error codes of requests (cursor codes come from the snapshot package).
@@ -154,8 +161,15 @@ func (r *Request) Validate() error {
 	}
 	switch r.Mode {
 	case "", ModeAuto, ModeSummary, ModeMatches, ModeInspect, ModeOutline:
+	case ModeImpact:
+		return r.validateAnalysis()
+	case ModeImports, ModeTests:
+		return r.validateNav()
 	default:
-		return invalid("mode %q: expected auto, summary, matches, inspect or outline", shorten(r.Mode, 64))
+		return invalid("mode %q: expected auto, summary, matches, inspect, outline, impact, imports or tests", shorten(r.Mode, 64))
+	}
+	if r.Symbol != "" || r.ParseBudget != nil {
+		return invalid("symbol and parseBudget belong to mode impact")
 	}
 	if r.Budget != "" && budgetTokens(r.Budget) == 0 {
 		return invalid("budget %q: expected full, tight or critical", r.Budget)

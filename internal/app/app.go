@@ -182,6 +182,8 @@ func (r *run) main() int {
 		return r.agent()
 	case cli.CmdMCP:
 		return r.mcp()
+	case cli.CmdAnalysis:
+		return r.analysis()
 	case cli.CmdSearchNever:
 		// rg searches nothing when no pattern can match (an empty -f file
 		// or -m0).

@@ -49,6 +49,7 @@ const (
 	CmdMCP
 	CmdOutline
 	CmdGenerate
+	CmdAnalysis
 	CmdTerms
 )
 
@@ -115,6 +116,13 @@ type Config struct {
 	// MCPAllowOrigins are the browser origins the MCP HTTP server serves.
 	MCPAllowOrigins []string
 
+	// Analysis is the analysis of CmdAnalysis ("impact", "impact-symbol",
+	// "imports", "tests") and AnalysisTarget its value (FILE:LINE, a
+	// symbol, a file); ParseBudget is
+	// --parse-budget (0: the default).
+	Analysis       string
+	AnalysisTarget string
+	ParseBudget    int
 	// Terms and TermsMatch are a multi-term search's terms and file rule
 	// (CmdTerms; see terms.go).
 	Terms      []string
@@ -149,6 +157,19 @@ func Load(argv []string, env Env) (*Config, error) {
 		c.AgentRequest = v
 		c.AgentFormat, _ = a.Value("agent-format")
 		return c, nil
+	}
+	for _, k := range []string{"impact", "impact-symbol", "imports", "tests"} {
+		if v, ok := a.Value(k); ok {
+			c.Command, c.Analysis, c.AnalysisTarget, c.Paths = CmdAnalysis, k, v, a.Positional
+			if v, ok := a.Value("parse-budget"); ok {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					return nil, fmt.Errorf("invalid digit found in string")
+				}
+				c.ParseBudget = n
+			}
+			return c, nil
+		}
 	}
 	if a.Has("mcp") || a.Has("mcp-http") {
 		c.Command = CmdMCP
