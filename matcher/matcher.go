@@ -107,6 +107,9 @@ type Matcher struct {
 	// crosses: a match may hold the terminator or anchors on the whole
 	// buffer (newline.go).
 	crosses bool
+	// dfa answers "is there a match, and where does the first end" for
+	// programs without assertions (dfa.go); nil otherwise.
+	dfa *dfaProg
 }
 
 // escapeLiteral escapes a -F pattern as Rust's regex::escape does.
@@ -229,6 +232,9 @@ func Compile(o Options) (*Matcher, error) {
 		return nil, errSizeLimit(limit)
 	}
 	m.prog = p
+	if !o.Multiline && !m.canEmpty {
+		m.dfa = newDFA(p)
+	}
 	info = analyze(re2Conf)
 	conf = re2Conf
 	m.uniWB = info.uniWB
@@ -389,6 +395,11 @@ func (m *Matcher) IsMatch(line []byte) bool {
 		_, ok := m.exact.find(line, 0, len(line))
 		return ok
 	}
+	if m.dfa != nil {
+		if e, ok := m.dfaFirstEnd(line); ok {
+			return e >= 0
+		}
+	}
 	if m.re2Exact(line) {
 		if re := m.re2For(line); re != nil {
 			return re.Match(line)
@@ -422,6 +433,11 @@ func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 	}
 	if m.plain != nil {
 		return m.plainNextLine(buf, from)
+	}
+	if m.pre == nil && m.first == nil && m.dfa != nil && !m.crosses {
+		if s, e, found, ok := m.dfaNextLine(buf, from); ok {
+			return s, e, found
+		}
 	}
 	for from < len(buf) {
 		var ls, le int
