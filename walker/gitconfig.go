@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -104,14 +105,17 @@ func readConfigFile(path string) ([]byte, error) {
 // (it does not parse sections: the key counts in any section), with
 // Rust's ASCII \s (which holds \v, unlike Go's) and its ASCII-only case
 // folding of the key spelled out. It may span lines, as the crate's does.
-var excludesFileRE = regexp.MustCompile(`(?m)^[\t\n\v\f\r ]*[eE][xX][cC][lL][uU][dD][eE][sS][fF][iI][lL][eE][\t\n\v\f\r ]*=[\t\n\v\f\r ]*"?[\t\n\v\f\r ]*([^\t\n\v\f\r ]+?)[\t\n\v\f\r ]*"?[\t\n\v\f\r ]*$`)
+// It is compiled on first use: most runs read no git config.
+var excludesFileRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[\t\n\v\f\r ]*[eE][xX][cC][lL][uU][dD][eE][sS][fF][iI][lL][eE][\t\n\v\f\r ]*=[\t\n\v\f\r ]*"?[\t\n\v\f\r ]*([^\t\n\v\f\r ]+?)[\t\n\v\f\r ]*"?[\t\n\v\f\r ]*$`)
+})
 
 // parseExcludesFile finds the first match of the ignore crate's
 // (?im-u)^\s*excludesfile\s*=\s*"?\s*(\S+?)\s*"?\s*$ in a git config and
 // returns its value: no blanks, surrounding double quotes dropped. A
 // value that is not UTF-8 counts as none.
 func parseExcludesFile(cfg []byte) (string, bool) {
-	m := excludesFileRE.FindSubmatchIndex(cfg)
+	m := excludesFileRE().FindSubmatchIndex(cfg)
 	if m == nil {
 		return "", false
 	}
