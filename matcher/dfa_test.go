@@ -3,6 +3,9 @@ package matcher
 import (
 	"bytes"
 	"math/rand"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -139,5 +142,35 @@ func TestDFAThrashGivesUp(t *testing.T) {
 	}
 	if !m.IsMatch(line) {
 		t.Fatal("no match after the DFA gave up")
+	}
+}
+
+// BenchmarkDFANoLiteral: the DFA's scan over Go source (GOROOT/src/io),
+// no match expected in most of it.
+func BenchmarkDFANoLiteral(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "io", "*.go"))
+	var text []byte
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err == nil {
+			text = append(text, data...)
+		}
+	}
+	if len(text) == 0 {
+		b.Skip("no GOROOT sources")
+	}
+	m, err := Compile(Options{Patterns: []string{`\w{5}\s+\w{5}\s+\w{5}\s+\w{5}\s+\w{5}`}, LineTerminator: '\n'})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		for from := 0; from < len(text); {
+			_, e, ok := m.NextLine(text, from)
+			if !ok {
+				break
+			}
+			from = e
+		}
 	}
 }
