@@ -115,6 +115,10 @@ var excludesFileRE = sync.OnceValue(func() *regexp.Regexp {
 // returns its value: no blanks, surrounding double quotes dropped. A
 // value that is not UTF-8 counts as none.
 func parseExcludesFile(cfg []byte) (string, bool) {
+	if !hasFoldASCII(cfg, "excludesfile") {
+		// No match is possible: the expression is not compiled.
+		return "", false
+	}
 	m := excludesFileRE().FindSubmatchIndex(cfg)
 	if m == nil {
 		return "", false
@@ -124,6 +128,21 @@ func parseExcludesFile(cfg []byte) (string, bool) {
 		return "", false
 	}
 	return string(v), true
+}
+
+// hasFoldASCII reports whether b holds word (lower-case ASCII letters)
+// under ASCII case folding only, as the expression's key is spelled.
+func hasFoldASCII(b []byte, word string) bool {
+	for i := 0; i+len(word) <= len(b); i++ {
+		j := 0
+		for j < len(word) && b[i+j]|0x20 == word[j] {
+			j++
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
 }
 
 // isRegularFile reports whether path names a regular file (following
