@@ -174,3 +174,43 @@ func BenchmarkDFANoLiteral(b *testing.B) {
 		}
 	}
 }
+
+// TestDFAConcurrent: goroutines sharing one matcher each take their own
+// cache (go test -race checks the sharing) and agree with one another,
+// also while small caches keep starting over.
+func TestDFAConcurrent(t *testing.T) {
+	m := mustCompile(t, Options{Patterns: []string{`\w{3}\s+\w{3}é?`}, LineTerminator: '\n'})
+	m.dfa.limit = 16 << 10
+	buf := bytes.Join(dfaTexts(rand.New(rand.NewSource(3)), 300), []byte("\n"))
+	count := func() int {
+		n := 0
+		for from := 0; from < len(buf); {
+			_, e, ok := m.NextLine(buf, from)
+			if !ok {
+				break
+			}
+			n++
+			from = e
+		}
+		return n
+	}
+	want := count()
+	if want == 0 {
+		t.Fatal("no matching line: the test text is wrong")
+	}
+	done := make(chan int)
+	for g := 0; g < 4; g++ {
+		go func() {
+			got := want
+			for i := 0; i < 5 && got == want; i++ {
+				got = count()
+			}
+			done <- got
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if got := <-done; got != want {
+			t.Fatalf("a goroutine counted %d matching lines, want %d", got, want)
+		}
+	}
+}
