@@ -14,16 +14,21 @@ import (
 // visits exist; its memory is bounded per cache (dfaCacheLimit) and the
 // cache starts over when full.
 //
-// It answers for programs without empty-width assertions (no ^ $ \b \A
-// …) that cannot match the empty string; others keep RE2 and the VM. On
-// those programs it is exact: it runs the same edges as the VM, so invalid
-// UTF-8 and raw bytes are treated alike.
+// It answers for programs whose only assertions are the line anchors ^
+// and $ (with '\n' as the line terminator and no CRLF mode) and that
+// cannot match the empty string; others keep RE2 and the VM. On those
+// programs it is exact: it runs the same edges and the same anchor rules
+// as the VM (^ at the start or after '\n', $ at the end or before '\n'),
+// so invalid UTF-8 and raw bytes are treated alike. A state knows whether
+// its position is a line start; a $ stays pending in the state until the
+// next byte (or the end of the text) decides it.
 
 // dfaProg is the immutable part, shared by every goroutine.
 type dfaProg struct {
 	p       *prog
 	classes [256]byte // byte → equivalence class
 	reps    []byte    // a representative byte of each class
+	anchors bool      // the program has ^ or $
 	// failed is set once a cache kept filling up without progress: the
 	// caller's other engines answer from then on.
 	failed atomic.Bool
@@ -35,20 +40,26 @@ type dfaProg struct {
 
 // dfaCache is one goroutine's states and transitions.
 type dfaCache struct {
-	d      *dfaProg
+	d *dfaProg
+	// stride is the row length: one column per byte class and a last one
+	// for the end of the text.
 	stride int
+	eoi    byte // the end-of-text column
 	// trans[s+c] is the transition of the state whose row starts at s on
 	// class c: 0 not computed yet, > 0 the next state's row, dfaMatch a
-	// state holding a match.
-	trans []int32
-	sets  [][]int32 // per state (row/stride): its sorted program positions
-	index map[string]int32
-	start int32 // the start state's row
-	used  int   // bytes accounted to the cache
+	// match ending after the byte, dfaMatchBefore one ending before it
+	// (through a $), dfaNoMatch at the end of the text without one.
+	trans     []int32
+	sets      [][]int32 // per state (row/stride): its sorted program positions
+	lineStart []bool    // per state: its position is a line start
+	index     map[string]int32
+	start     int32 // the start state's row
+	used      int   // bytes accounted to the cache
 	// scratch for closures
 	seen  []uint32
 	gen   uint32
 	stack []int32
+	cur   []int32
 	next  []int32
 	key   []byte
 	// progress since the last reset, to detect thrashing
@@ -56,17 +67,26 @@ type dfaCache struct {
 	resets     int
 }
 
-const dfaMatch = -1
+const (
+	dfaMatch       = -1
+	dfaMatchBefore = -2
+	dfaNoMatch     = -3
+)
 
-// newDFA returns the DFA of p, or nil when p has assertions (or is too
-// small to need one).
-func newDFA(p *prog) *dfaProg {
+// newDFA returns the DFA of p, or nil when p has assertions it does not
+// handle. lineAnchors allows ^ and $ (the caller's text uses '\n' as its
+// line terminator, without CRLF).
+func newDFA(p *prog, lineAnchors bool) *dfaProg {
 	var bounds [257]bool
+	anchors := false
 	for i := range p.insts {
 		in := &p.insts[i]
 		switch in.op {
 		case opAssert:
-			return nil
+			if !lineAnchors || (in.assert != assertStartLine && in.assert != assertEndLine) {
+				return nil
+			}
+			anchors = true
 		case opBytes:
 			for _, e := range in.edges {
 				bounds[e.lo] = true
@@ -74,7 +94,11 @@ func newDFA(p *prog) *dfaProg {
 			}
 		}
 	}
-	d := &dfaProg{p: p, free: make(chan *dfaCache, dfaFreeCaches), limit: dfaCacheLimit}
+	if anchors {
+		// '\n' decides the anchors: a class of its own.
+		bounds['\n'], bounds['\n'+1] = true, true
+	}
+	d := &dfaProg{p: p, free: make(chan *dfaCache, dfaFreeCaches), limit: dfaCacheLimit, anchors: anchors}
 	cls := -1
 	for b := 0; b < 256; b++ {
 		if b == 0 || bounds[b] {
@@ -93,7 +117,7 @@ func (d *dfaProg) get() *dfaCache {
 		return c
 	default:
 	}
-	c := &dfaCache{d: d, stride: len(d.reps), seen: make([]uint32, len(d.p.insts))}
+	c := &dfaCache{d: d, stride: len(d.reps) + 1, eoi: byte(len(d.reps)), seen: make([]uint32, len(d.p.insts))}
 	c.reset()
 	return c
 }
@@ -109,23 +133,26 @@ func (d *dfaProg) put(c *dfaCache) {
 func (c *dfaCache) reset() {
 	c.trans = c.trans[:0]
 	c.sets = c.sets[:0]
+	c.lineStart = c.lineStart[:0]
 	c.index = make(map[string]int32)
 	c.used = 0
 	c.sinceReset = 0
 	// Row 0 is never a state, so that 0 can mean "not computed".
 	c.trans = append(c.trans, make([]int32, c.stride)...)
 	c.sets = append(c.sets, nil)
+	c.lineStart = append(c.lineStart, false)
 	c.next = c.next[:0]
 	c.gen++
-	c.closure(c.d.p.start)
-	set := c.sortedNext()
-	c.start, _ = c.add(set, true)
+	c.closure(&c.next, c.d.p.start, true, false)
+	set := sortSet(c.next)
+	c.start, _ = c.add(set, c.d.anchors, true)
 }
 
 // closure adds the positions reachable from pc without reading a byte to
-// c.next (opBytes and opMatch only), marking them in c.seen under c.gen.
-// It reports whether a match was reached.
-func (c *dfaCache) closure(pc int32) bool {
+// *dst (opBytes; opMatch is reported), marking them in c.seen under
+// c.gen; ^ is passed when lineStart, $ when lineEnd, else $ stays in *dst
+// as a pending position. It reports whether a match was reached.
+func (c *dfaCache) closure(dst *[]int32, pc int32, lineStart, lineEnd bool) bool {
 	insts := c.d.p.insts
 	matched := false
 	stk := append(c.stack[:0], pc)
@@ -143,7 +170,17 @@ func (c *dfaCache) closure(pc int32) bool {
 		case opSave:
 			stk = append(stk, in.out)
 		case opBytes:
-			c.next = append(c.next, pc)
+			*dst = append(*dst, pc)
+		case opAssert:
+			if in.assert == assertStartLine {
+				if lineStart {
+					stk = append(stk, in.out)
+				}
+			} else if lineEnd {
+				stk = append(stk, in.out)
+			} else {
+				*dst = append(*dst, pc) // $: pending
+			}
 		case opMatch:
 			matched = true
 		}
@@ -152,9 +189,8 @@ func (c *dfaCache) closure(pc int32) bool {
 	return matched
 }
 
-func (c *dfaCache) sortedNext() []int32 {
-	s := c.next
-	// insertion sort: sets are small
+// sortSet sorts a (small) set of positions in place.
+func sortSet(s []int32) []int32 {
 	for i := 1; i < len(s); i++ {
 		for j := i; j > 0 && s[j] < s[j-1]; j-- {
 			s[j], s[j-1] = s[j-1], s[j]
@@ -166,8 +202,13 @@ func (c *dfaCache) sortedNext() []int32 {
 // add returns the row of the state with positions set, making it if new.
 // ok is false when the cache is full (unless force: the state is made
 // anyway, as the first ones after a reset must be).
-func (c *dfaCache) add(set []int32, force bool) (int32, bool) {
+func (c *dfaCache) add(set []int32, lineStart, force bool) (int32, bool) {
 	c.key = c.key[:0]
+	if lineStart {
+		c.key = append(c.key, 1)
+	} else {
+		c.key = append(c.key, 0)
+	}
 	for _, pc := range set {
 		c.key = binary.LittleEndian.AppendUint32(c.key, uint32(pc))
 	}
@@ -182,26 +223,60 @@ func (c *dfaCache) add(set []int32, force bool) (int32, bool) {
 	s := int32(len(c.trans))
 	c.trans = append(c.trans, make([]int32, c.stride)...)
 	c.sets = append(c.sets, append([]int32(nil), set...))
+	c.lineStart = append(c.lineStart, lineStart)
 	c.index[string(c.key)] = s
 	return s, true
 }
 
-// step computes the transition of the state at row s on class cls and
-// returns it (a row or dfaMatch), resetting the cache when it is full.
-// ok is false when the cache thrashes: the DFA gives up.
+// step computes the transition of the state at row s on class cls (or
+// the end of the text) and returns it, resetting the cache when it is
+// full. ok is false when the cache thrashes: the DFA gives up.
 func (c *dfaCache) step(s int32, cls byte) (int32, bool) {
 	insts := c.d.p.insts
-	b := c.d.reps[cls]
+	id := int(s) / c.stride
+	set := c.sets[id]
+	eoi := cls == c.eoi
+	var b byte
+	if !eoi {
+		b = c.d.reps[cls]
+	}
+	// The positions before the byte: the state's, and those behind a
+	// pending $ when the byte (or the end) satisfies it.
+	cur := set
+	if c.d.anchors && (eoi || b == '\n') {
+		c.cur = c.cur[:0]
+		c.gen++
+		matched := false
+		for _, pc := range set {
+			if c.closure(&c.cur, pc, c.lineStart[id], true) {
+				matched = true
+			}
+		}
+		if matched {
+			c.trans[int(s)+int(cls)] = dfaMatchBefore
+			return dfaMatchBefore, true
+		}
+		cur = c.cur
+	}
+	if eoi {
+		c.trans[int(s)+int(cls)] = dfaNoMatch
+		return dfaNoMatch, true
+	}
+	nl := c.d.anchors && b == '\n'
 	c.next = c.next[:0]
 	c.gen++
 	matched := false
-	for _, pc := range c.sets[int(s)/c.stride] {
-		for _, e := range insts[pc].edges {
+	for _, pc := range cur {
+		in := &insts[pc]
+		if in.op != opBytes {
+			continue
+		}
+		for _, e := range in.edges {
 			if b < e.lo {
 				break
 			}
 			if b <= e.hi {
-				if c.closure(e.to) {
+				if c.closure(&c.next, e.to, nl, false) {
 					matched = true
 				}
 				break
@@ -213,9 +288,9 @@ func (c *dfaCache) step(s int32, cls byte) (int32, bool) {
 		return dfaMatch, true
 	}
 	// Unanchored: a match may start at the next position.
-	c.closure(c.d.p.start)
-	set := c.sortedNext()
-	t, ok := c.add(set, false)
+	c.closure(&c.next, c.d.p.start, nl, false)
+	next := sortSet(c.next)
+	t, ok := c.add(next, nl, false)
 	if !ok {
 		if c.sinceReset < dfaMinProgress*len(c.sets) {
 			c.resets++
@@ -224,9 +299,9 @@ func (c *dfaCache) step(s int32, cls byte) (int32, bool) {
 				return 0, false
 			}
 		}
-		set = append([]int32(nil), set...)
+		next = append([]int32(nil), next...)
 		c.reset()
-		t, _ = c.add(set, true)
+		t, _ = c.add(next, nl, true)
 		return t, true
 	}
 	c.trans[int(s)+int(cls)] = t
@@ -244,23 +319,36 @@ func (c *dfaCache) firstEnd(h []byte) (end int, ok bool) {
 		k := cls[h[i]]
 		t := trans[int(s)+int(k)]
 		if t <= 0 {
-			if t == dfaMatch {
+			if t == 0 {
+				c.sinceReset += i - last
+				last = i
+				if t, ok = c.step(s, k); !ok {
+					return 0, false
+				}
+				trans = c.trans
+			}
+			switch t {
+			case dfaMatch:
 				return i + 1, true
+			case dfaMatchBefore:
+				return i, true
 			}
-			c.sinceReset += i - last
-			last = i
-			t, ok = c.step(s, k)
-			if !ok {
-				return 0, false
-			}
-			if t == dfaMatch {
-				return i + 1, true
-			}
-			trans = c.trans
 		}
 		s = t
 	}
 	c.sinceReset += len(h) - last
+	if !c.d.anchors {
+		return -1, true
+	}
+	t := trans[int(s)+int(c.eoi)]
+	if t == 0 {
+		if t, ok = c.step(s, c.eoi); !ok {
+			return 0, false
+		}
+	}
+	if t == dfaMatchBefore {
+		return len(h), true
+	}
 	return -1, true
 }
 

@@ -31,6 +31,13 @@ var dfaPatterns = []string{
 	`\S+@\S+`,
 	`[\p{Han}\p{Hiragana}]`,
 	`.{20}`,
+	`^\w+\s`,
+	`\w+$`,
+	`^a|b$`,
+	`^$x|^(?:Ah)+$`,
+	`(?:^|\s)\d+(?:$|\.)`,
+	`z$$|^^y`,
+	`(?:a$)+b|x(?:$|y)+`,
 }
 
 // dfaTexts builds lines of ASCII, multi-byte and invalid UTF-8 pieces.
@@ -50,8 +57,15 @@ func dfaTexts(r *rand.Rand, n int) [][]byte {
 }
 
 func vmIsMatch(m *Matcher, line []byte) bool {
-	var caps [2]int
-	return m.prog.execMode(line, 0, execMode{earliest: true, asciiPrevAt: -1}, caps[:])
+	_, ok := vmFirstEnd(m, line)
+	return ok
+}
+
+// vmFirstEnd is where the VM's earliest match ends.
+func vmFirstEnd(m *Matcher, h []byte) (int, bool) {
+	caps := make([]int, m.prog.nslots)
+	ok := m.prog.execMode(h, 0, execMode{earliest: true, asciiPrevAt: -1}, caps)
+	return caps[1], ok
 }
 
 // TestDFAAgainstVM checks the DFA's answers, per line (IsMatch) and per
@@ -77,6 +91,18 @@ func TestDFAAgainstVM(t *testing.T) {
 				}
 			}
 			buf := bytes.Join(lines, []byte("\n"))
+			// Where the first match ends, over lines and over the
+			// whole buffer (with '\n' inside for the anchors).
+			for _, h := range append(lines[:50:50], buf, buf[:len(buf)/2], buf[len(buf)/3:]) {
+				e, ok := m.dfaFirstEnd(h)
+				if !ok {
+					continue // gave up (small caches)
+				}
+				we, wok := vmFirstEnd(m, h)
+				if (e >= 0) != wok || wok && e != we {
+					t.Errorf("%q (limit %d) on %q: DFA first end %d, VM %d %v", pat, limit, h[:min(len(h), 80)], e, we, wok)
+				}
+			}
 			var got, want []string
 			for from := 0; from < len(buf); {
 				s, e, ok := m.NextLine(buf, from)
@@ -103,8 +129,9 @@ func TestDFAAgainstVM(t *testing.T) {
 	}
 }
 
-// TestDFAChoice: the DFA exists exactly for programs without assertions
-// that cannot match the empty string, outside multiline mode.
+// TestDFAChoice: the DFA exists exactly for programs that cannot match
+// the empty string and have no assertions but ^ and $ (those only with
+// '\n' lines and no CRLF mode), outside multiline mode.
 func TestDFAChoice(t *testing.T) {
 	for _, c := range []struct {
 		o    Options
@@ -112,10 +139,13 @@ func TestDFAChoice(t *testing.T) {
 	}{
 		{Options{Patterns: []string{`\w{5}\s+\w{5}`}}, true},
 		{Options{Patterns: []string{`\bfoo\w+`}}, false},
-		{Options{Patterns: []string{`^foo\w+`}}, false},
-		{Options{Patterns: []string{`foo\w+$`}}, false},
+		{Options{Patterns: []string{`^foo\w+`}}, true},
+		{Options{Patterns: []string{`foo\w+$`}}, true},
+		{Options{Patterns: []string{`foo\w+$`}, CRLF: true}, false},
+		{Options{Patterns: []string{`foo\w+`}, CRLF: true}, true},
+		{Options{Patterns: []string{`\Afoo\w+`}}, false},
 		{Options{Patterns: []string{`foo\w+`}, Word: true}, false},
-		{Options{Patterns: []string{`foo\w+`}, Line: true}, false},
+		{Options{Patterns: []string{`foo\w+`}, Line: true}, true},
 		{Options{Patterns: []string{`\w*`}}, false},
 		{Options{Patterns: []string{`foo\w+`}, Multiline: true}, false},
 	} {

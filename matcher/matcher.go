@@ -236,7 +236,7 @@ func Compile(o Options) (*Matcher, error) {
 	}
 	m.prog = p
 	if !o.Multiline && !m.canEmpty {
-		m.dfa = newDFA(p)
+		m.dfa = newDFA(p, !o.CRLF && o.LineTerminator == '\n')
 	}
 	info = analyze(re2Conf)
 	conf = re2Conf
