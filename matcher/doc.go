@@ -25,8 +25,9 @@
 //     repetitions above RE2's limit of 1000, and programs too big for RE2.
 //
 // Whether a line matches, and which line of a buffer matches first, is
-// answered for patterns without assertions (no anchors or word boundaries)
-// that cannot match empty by a lazy DFA built from the VM's program
+// answered for patterns without assertions other than ^ and $ (no word
+// boundaries, \A or \z; anchors only on '\n' lines without CRLF) that
+// cannot match empty by a lazy DFA built from the VM's program
 // (dfa.go): exact, bounded per goroutine, and it steps aside for RE2 and
 // the VM when its cache thrashes; RE2 is then compiled only when asked
 // for (occurrences, or the DFA gave up).
