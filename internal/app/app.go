@@ -63,8 +63,8 @@ const (
 // benchmark work; see bench/README.md).
 func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	// A search keeps little live data (buffers, one directory at a time):
-	// a tighter GC target and no allocation profiling keep the resident
-	// size down at no measurable cost (bench/README.md).
+	// its GC target (limits.go) and no allocation profiling keep the
+	// resident size down (bench/README.md).
 	runtime.MemProfileRate = 0
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
@@ -85,6 +85,9 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	}
 	for _, w := range cfg.Warnings {
 		errorLine(stderr, w)
+	}
+	if (cfg.Command == cli.CmdAgent || cfg.Command == cli.CmdMCP) && os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(serverGCPercent)
 	}
 	switch cfg.Command {
 	case cli.CmdHelp:
