@@ -193,6 +193,7 @@ var flagTable = []flagDef{
 	{long: "mcp-http", value: true},
 	{long: "mcp-allow-origin", value: true},
 	{long: "outline"},
+	{long: "rank", value: true, hyphen: true},
 }
 
 var (

@@ -239,3 +239,21 @@ func cacheKey(root string, roots []string, w walker.Options) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// ErrChanged is Source's error for a file that is no longer the revision
+// the index holds.
+var ErrChanged = errors.New("changed since it was indexed; not shown")
+
+// Source returns the bytes of chunk c of document d (a file under root),
+// read from disk and verified against d's revision first (identity and
+// content hash), so that what is shown is what was ranked.
+func Source(root string, d *rank.FileDoc, c rank.Chunk) ([]byte, error) {
+	data, st, err := revisions.ReadVerified(Abs(root, d.Path), d.Rev, rank.MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	if st != revisions.Same || !d.Rev.Verified || c.StartByte < 0 || c.EndByte > len(data) || c.StartByte > c.EndByte {
+		return nil, ErrChanged
+	}
+	return data[c.StartByte:c.EndByte], nil
+}
