@@ -11,6 +11,7 @@ import (
 type Index struct {
 	files  []*FileDoc
 	cats   []Category
+	ptoks  [][]string // each file's path tokens (pathText), sorted
 	chunks []chunkRef
 	terms  map[string]int32
 	post   [][]posting
@@ -49,6 +50,7 @@ func Build(docs []*FileDoc) *Index {
 		fi := int32(len(ix.files))
 		ix.files = append(ix.files, d)
 		ix.cats = append(ix.cats, Classify(d.Path, d.Generated))
+		ix.ptoks = append(ix.ptoks, pathTokens(d.Path))
 		for ci, tcs := range d.Terms {
 			id := int32(len(ix.chunks))
 			n := 0
@@ -236,6 +238,21 @@ func (ix *Index) rerank(q *Query, p *Params, list []scored, held map[int32]uint6
 			}
 		}
 	}
+	if p.PathMatch != 0 && nWords > 0 {
+		masks := make(map[int32]uint64, 256)
+		for i := range list {
+			s := &list[i]
+			f := ix.chunks[s.chunk].file
+			m, ok := masks[f]
+			if !ok {
+				m = q.pathMask(ix.ptoks[f])
+				masks[f] = m
+			}
+			if m != 0 {
+				s.score *= 1 + p.PathMatch*float64(popcount(m))/float64(min(nWords, 64))
+			}
+		}
+	}
 	if p.FileEvidence != 0 {
 		type agg struct {
 			sum float64
@@ -292,6 +309,39 @@ func (ix *Index) sortScored(list []scored) {
 		}
 		return cx.idx < cy.idx
 	})
+}
+
+// pathTokens are the sorted distinct tokens of a path's text.
+func pathTokens(path string) []string {
+	var out []string
+	Tokens(pathText(path), func(t string, _ int) { out = append(out, t) })
+	sort.Strings(out)
+	k := 0
+	for i, t := range out {
+		if i == 0 || t != out[k-1] {
+			out[k] = t
+			k++
+		}
+	}
+	return out[:k]
+}
+
+// pathMask is the set of query words (bits by word index) that a term of
+// the path holds.
+func (q *Query) pathMask(toks []string) uint64 {
+	var m uint64
+	words := q.wordIndex()
+	for ti, qt := range q.Terms {
+		w := words[ti]
+		if w < 0 || w >= 64 || m&(1<<uint(w)) != 0 {
+			continue
+		}
+		i := sort.SearchStrings(toks, qt.Term)
+		if i < len(toks) && toks[i] == qt.Term {
+			m |= 1 << uint(w)
+		}
+	}
+	return m
 }
 
 // defines reports whether chunk c declares one of idents.

@@ -14,6 +14,10 @@ type Params struct {
 	// defines a queried identifier by 1+DefineSymbol for a symbol-like
 	// query and by 1+DefineNatural for a natural-language one.
 	DefineSymbol, DefineNatural float64
+	// PathMatch multiplies a chunk's score by 1+PathMatch·f, f being the
+	// share of the query's words that its file's path holds (a folder or
+	// the base name: "once" in sync/once.go).
+	PathMatch float64
 	// FileEvidence adds to a chunk this share of the scores of the other
 	// matching chunks of its file, divided by the square root of their
 	// number (several matching chunks are evidence for the file).
@@ -45,6 +49,7 @@ var Default = Params{
 	K1: 1.2, B: 0.75,
 	PartWeight:   0.5,
 	DefineSymbol: 1.5, DefineNatural: 0.3,
+	PathMatch:    0.5,
 	FileEvidence: 0.3, FileEvidenceCap: 1.0,
 	Coverage: 0.5,
 	Test:     0.6, TestData: 0.4, Vendor: 0.4, Generated: 0.5, Example: 0.7,

@@ -34,6 +34,7 @@ func main() {
 		split     = flag.String("split", "", "only this split: dev or test (default: both)")
 		generated = flag.Int("generated", 200, "number of generated queries")
 		verbose   = flag.Bool("v", false, "print each query with its ranks")
+		noGrep    = flag.Bool("nogrep", false, "skip the grep baseline (for tuning runs)")
 		latency   = flag.Bool("latency", false, "time bin/evgrep --rank cold and warm instead")
 		evgrep    = flag.String("evgrep", "bin/evgrep", "the binary for -latency")
 		goroot    = flag.String("goroot", filepath.Join(runtime.GOROOT(), "src"), "the GOROOT/src corpus")
@@ -52,7 +53,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench-rank:", err)
 		os.Exit(2)
 	}
-	if err := run(&p, *split, *generated, *verbose, *goroot, *repo); err != nil {
+	if err := run(&p, *split, *generated, *verbose, *noGrep, *goroot, *repo); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-rank:", err)
 		os.Exit(1)
 	}

@@ -43,7 +43,13 @@ func loadCorpus(root string) (*corpus, error) {
 	}
 	fmt.Fprintf(os.Stderr, "index %s: %d files, %d chunks (%d reused, %d chunked) in %v\n", abs, ix.Files(), ix.Chunks(), st.Reused, st.Chunked, time.Since(t0).Round(time.Millisecond))
 	c := &corpus{root: abs, ix: ix}
+	if noGrepLoad {
+		return c, nil
+	}
 	for _, d := range ix.Documents() {
+		if excluded[d.Path] {
+			continue
+		}
 		data, err := os.ReadFile(rankindex.Abs(abs, d.Path))
 		if err != nil || len(data) > rank.MaxFileBytes || bytes.IndexByte(data[:min(len(data), 8192)], 0) >= 0 {
 			continue
@@ -54,6 +60,12 @@ func loadCorpus(root string) (*corpus, error) {
 	}
 	return c, nil
 }
+
+// excluded are files of the repository that hold the labels themselves:
+// the grep baseline skips them and the ranker's hits in them are dropped.
+var noGrepLoad bool
+
+var excluded = map[string]bool{"bench/rank/queries.tsv": true}
 
 // grepWords are the words a grep user would type for q: lower-case runs
 // of letters and digits, stop words left out.
@@ -91,16 +103,7 @@ func (c *corpus) grepRank(q string) (files []string, tokens []int) {
 		if !any {
 			continue
 		}
-		n := 0
-		for line := range bytes.Lines(data) {
-			for _, w := range words {
-				if bytes.Contains(line, []byte(w)) {
-					n++
-					break
-				}
-			}
-		}
-		hits = append(hits, fc{i, n})
+		hits = append(hits, fc{i, countLines(data, words)})
 	}
 	sort.Slice(hits, func(a, b int) bool {
 		if hits[a].n != hits[b].n {
@@ -118,6 +121,36 @@ func (c *corpus) grepRank(q string) (files []string, tokens []int) {
 	return files, tokens
 }
 
+// countLines counts the lines of data that hold any of words.
+func countLines(data []byte, words []string) int {
+	var lines []int // line start of every occurrence
+	for _, w := range words {
+		off := 0
+		for {
+			j := bytes.Index(data[off:], []byte(w))
+			if j < 0 {
+				break
+			}
+			at := off + j
+			start := bytes.LastIndexByte(data[:at], '\n') + 1
+			lines = append(lines, start)
+			end := bytes.IndexByte(data[at:], '\n')
+			if end < 0 {
+				break
+			}
+			off = at + end + 1
+		}
+	}
+	sort.Ints(lines)
+	n := 0
+	for i, l := range lines {
+		if i == 0 || l != lines[i-1] {
+			n++
+		}
+	}
+	return n
+}
+
 // rankFiles runs the ranker: the files of its chunks in order of first
 // appearance, and the tokens of the chunks read up to and including the
 // first chunk of each file.
@@ -126,6 +159,9 @@ func (c *corpus) rankFiles(q string, p *rank.Params) (files []string, tokens []i
 	seen := map[string]bool{}
 	read := 0
 	for _, h := range hits {
+		if excluded[h.File.Path] {
+			continue
+		}
 		read += (h.Chunk.EndByte - h.Chunk.StartByte) / 4
 		if seen[h.File.Path] {
 			continue
@@ -207,7 +243,7 @@ func median(xs []int) int {
 	return s[len(s)/2]
 }
 
-func run(p *rank.Params, only string, nGen int, verbose bool, goroot, repo string) error {
+func run(p *rank.Params, only string, nGen int, verbose, noGrep bool, goroot, repo string) error {
 	hand, err := handWritten(filepath.Join(repo, "bench", "rank", "queries.tsv"))
 	if err != nil {
 		return err
@@ -217,6 +253,7 @@ func run(p *rank.Params, only string, nGen int, verbose bool, goroot, repo strin
 		return err
 	}
 	qs := append(gen, hand...)
+	noGrepLoad = noGrep
 	corpora := map[string]*corpus{}
 	for name, root := range map[string]string{"goroot": goroot, "repo": repo} {
 		if corpora[name], err = loadCorpus(root); err != nil {
@@ -242,7 +279,11 @@ func run(p *rank.Params, only string, nGen int, verbose bool, goroot, repo strin
 		}
 		c := corpora[q.corpus]
 		rf, rt := c.rankFiles(q.text, p)
-		gf, gt := c.grepRank(q.text)
+		var gf []string
+		var gt []int
+		if !noGrep {
+			gf, gt = c.grepRank(q.text)
+		}
 		a, b := score(rf, rt, q.relevant), score(gf, gt, q.relevant)
 		nq++
 		for _, k := range []string{q.set + " " + sp, "all " + sp} {
