@@ -1,12 +1,10 @@
 package rank
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"sort"
 
@@ -14,37 +12,21 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// cacheMagic starts every encoded cache; the last byte is the format's
+// cacheMagic starts every encoded index; the last byte is the format's
 // version (a new chunker or tokenizer changes it, so old caches are
 // rebuilt rather than misread).
-var cacheMagic = []byte("evgrep-rank\x00\x03")
+var cacheMagic = []byte("evgrep-rank\x00\x05")
 
-// Encode writes docs as a zstd-compressed cache: the magic, a table of
-// every term, then each document (path, revision, chunks, term ids and
-// counts). key is stored too, and Decode refuses another key.
-func Encode(key string, docs []*FileDoc) ([]byte, error) {
-	ids := map[string]uint64{}
-	var names []string
-	for _, d := range docs {
-		for _, tcs := range d.Terms {
-			for _, tc := range tcs {
-				if _, ok := ids[tc.Term]; !ok {
-					ids[tc.Term] = uint64(len(names))
-					names = append(names, tc.Term)
-				}
-			}
-		}
-	}
+// Encode writes ix as a zstd-compressed cache: the magic, key, the files
+// with their chunks, then the index's blobs as they are. Decode with the
+// same key reads it back.
+func Encode(key string, ix *Index) ([]byte, error) {
 	w := &encoder{buf: append([]byte(nil), cacheMagic...)}
 	w.str(key)
-	w.uv(uint64(len(names)))
-	for _, n := range names {
-		w.str(n)
-	}
-	w.uv(uint64(len(docs)))
-	for _, d := range docs {
-		w.str(d.Path)
-		r := d.Rev
+	w.uv(uint64(len(ix.files)))
+	for _, f := range ix.files {
+		w.str(f.path)
+		r := f.rev
 		w.uv(r.Dev)
 		w.uv(r.Ino)
 		w.v(r.Size)
@@ -55,31 +37,40 @@ func Encode(key string, docs []*FileDoc) ([]byte, error) {
 		if r.Verified {
 			flags |= 1
 		}
-		if d.Generated {
+		if f.generated {
 			flags |= 2
 		}
 		w.uv(flags)
-		w.uv(uint64(len(d.Chunks)))
-		for i, c := range d.Chunks {
-			w.uv(uint64(c.StartLine))
-			w.uv(uint64(c.EndLine - c.StartLine))
-			w.uv(uint64(c.StartByte))
-			w.uv(uint64(c.EndByte - c.StartByte))
-			w.str(c.Kind)
-			w.str(c.Name)
-			w.str(c.Context)
-			if c.Cont {
-				w.uv(1)
-			} else {
-				w.uv(0)
+		w.uv(uint64(f.n))
+		for c := f.first; c < f.first+f.n; c++ {
+			ch := &ix.chunks[c]
+			w.uv(uint64(ch.StartLine))
+			w.uv(uint64(ch.EndLine - ch.StartLine))
+			w.uv(uint64(ch.StartByte))
+			w.uv(uint64(ch.EndByte - ch.StartByte))
+			w.str(ch.Kind)
+			w.str(ch.Name)
+			w.str(ch.Context)
+			cont := uint64(0)
+			if ch.Cont {
+				cont = 1
 			}
-			tcs := d.Terms[i]
-			w.uv(uint64(len(tcs)))
-			for _, tc := range tcs {
-				w.uv(ids[tc.Term])
-				w.uv(uint64(tc.N))
-			}
+			w.uv(cont)
+			w.uv(uint64(ch.length))
 		}
+	}
+	for _, blob := range []struct {
+		data []byte
+		off  []uint32
+	}{{ix.termBlob, ix.termOff}, {ix.postBlob, ix.postOff}} {
+		w.uv(uint64(len(blob.off)))
+		prev := uint32(0)
+		for _, o := range blob.off {
+			w.uv(uint64(o - prev))
+			prev = o
+		}
+		w.uv(uint64(len(blob.data)))
+		w.buf = append(w.buf, blob.data...)
 	}
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
 	if err != nil {
@@ -91,46 +82,47 @@ func Encode(key string, docs []*FileDoc) ([]byte, error) {
 
 // Errors of Decode.
 var (
-	// ErrCorrupt: the data is not a cache of this version.
+	// ErrCorrupt: the data is not a cache of this version and key.
 	ErrCorrupt = errors.New("not a rank cache of this version")
 	// ErrTooLarge: the data or its content exceeds MaxCacheBytes or
 	// MaxCacheDecoded.
 	ErrTooLarge = errors.New("rank cache over its size bound")
 )
 
-// Decode reads a cache written by Encode with the same key. It never
-// expands more than MaxCacheDecoded bytes, and every count it reads is
-// checked against what is left, so hostile data costs bounded memory.
-func Decode(key string, data []byte) ([]*FileDoc, error) {
+// Decode reads an index written by Encode with the same key. It never
+// expands more than MaxCacheDecoded bytes, every count is checked against
+// what is left of the data, and the blobs' offsets are checked, so hostile
+// data costs bounded memory and gives ErrCorrupt, never a panic.
+func Decode(key string, data []byte) (*Index, error) {
 	if len(data) > MaxCacheBytes {
 		return nil, ErrTooLarge
 	}
-	br := bufio.NewReader(bytes.NewReader(data))
 	var h zstd.Header
-	head, _ := br.Peek(zstd.HeaderMaxSize)
-	if err := h.Decode(head); err != nil || h.Skippable || h.DictionaryID != 0 {
+	if err := h.Decode(data); err != nil || h.Skippable || h.DictionaryID != 0 {
 		return nil, ErrCorrupt
 	}
 	if h.HasFCS && h.FrameContentSize > MaxCacheDecoded {
 		return nil, ErrTooLarge
 	}
-	dec, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
 		zstd.WithDecoderMaxWindow(64<<20), zstd.WithDecoderMaxMemory(MaxCacheDecoded))
 	if err != nil {
 		return nil, err
 	}
 	defer dec.Close()
-	raw, err := io.ReadAll(io.LimitReader(dec, MaxCacheDecoded+1))
+	var raw []byte
+	if h.HasFCS {
+		raw = make([]byte, 0, h.FrameContentSize)
+	}
+	// DecodeAll stops at WithDecoderMaxMemory.
+	raw, err = dec.DecodeAll(data, raw)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	if len(raw) > MaxCacheDecoded {
-		return nil, ErrTooLarge
-	}
-	return parseCache(key, raw)
+	return parseIndex(key, raw)
 }
 
-func parseCache(key string, raw []byte) (docs []*FileDoc, err error) {
+func parseIndex(key string, raw []byte) (*Index, error) {
 	if !bytes.HasPrefix(raw, cacheMagic) {
 		return nil, ErrCorrupt
 	}
@@ -138,36 +130,31 @@ func parseCache(key string, raw []byte) (docs []*FileDoc, err error) {
 	if r.str() != key {
 		return nil, ErrCorrupt
 	}
-	names := make([]string, r.count(1))
-	for i := range names {
-		names[i] = r.str()
-	}
-	docs = make([]*FileDoc, r.count(8))
-	last := ""
-	for i := range docs {
-		d := &FileDoc{Path: r.str()}
-		if i > 0 && d.Path <= last {
-			r.bad = true
+	ix := &Index{files: make([]fileMeta, r.count(8))}
+	total := 0.0
+	for i := range ix.files {
+		f := &ix.files[i]
+		f.path = r.str()
+		if i > 0 && f.path <= ix.files[i-1].path {
+			return nil, ErrCorrupt
 		}
-		last = d.Path
-		d.Rev.Dev = r.uv()
-		d.Rev.Ino = r.uv()
-		d.Rev.Size = r.v()
-		d.Rev.Mtime = r.v()
-		d.Rev.Ctime = r.v()
-		d.Rev.Hash = r.uv()
+		f.rev.Dev = r.uv()
+		f.rev.Ino = r.uv()
+		f.rev.Size = r.v()
+		f.rev.Mtime = r.v()
+		f.rev.Ctime = r.v()
+		f.rev.Hash = r.uv()
 		flags := r.uv()
-		d.Rev.Verified = flags&1 != 0
-		d.Generated = flags&2 != 0
-		n := r.count(8)
+		f.rev.Verified = flags&1 != 0
+		f.generated = flags&2 != 0
+		n := r.count(9)
 		if n > MaxChunksPerFile {
-			r.bad = true
-			n = 0
+			return nil, ErrCorrupt
 		}
-		d.Chunks = make([]Chunk, n)
-		d.Terms = make([][]TermCount, n)
-		for j := range d.Chunks {
-			c := &d.Chunks[j]
+		f.first, f.n = int32(len(ix.chunks)), int32(n)
+		for k := 0; k < n; k++ {
+			var c chunkMeta
+			c.file = int32(i)
 			c.StartLine = r.int()
 			c.EndLine = c.StartLine + r.int()
 			c.StartByte = r.int()
@@ -176,42 +163,64 @@ func parseCache(key string, raw []byte) (docs []*FileDoc, err error) {
 			c.Name = r.str()
 			c.Context = r.str()
 			c.Cont = r.uv() == 1
-			tcs := make([]TermCount, r.count(2))
-			for k := range tcs {
-				id := r.uv()
-				if id >= uint64(len(names)) {
-					r.bad = true
-					break
-				}
-				tcs[k] = TermCount{names[id], uint32(min(r.uv(), math.MaxUint32))}
-			}
-			if !sort.SliceIsSorted(tcs, func(a, b int) bool { return tcs[a].Term < tcs[b].Term }) {
-				r.bad = true
-			}
-			d.Terms[j] = tcs
+			c.length = float32(min(r.uv(), math.MaxInt32))
+			total += float64(c.length)
 			if r.bad {
 				return nil, ErrCorrupt
 			}
+			ix.chunks = append(ix.chunks, c)
 		}
-		docs[i] = d
 		if r.bad {
 			return nil, ErrCorrupt
 		}
 	}
+	blobs := []struct {
+		data *[]byte
+		off  *[]uint32
+		want int // number of offsets required (-1: any)
+	}{{&ix.termBlob, &ix.termOff, -1}, {&ix.postBlob, &ix.postOff, -1}}
+	for bi, b := range blobs {
+		n := r.count(1)
+		if n == 0 || b.want >= 0 && n != b.want || bi == 1 && n != len(ix.termOff) {
+			return nil, ErrCorrupt
+		}
+		off := make([]uint32, n)
+		cur := uint64(0)
+		for i := range off {
+			cur += r.uv()
+			if cur > math.MaxUint32 {
+				return nil, ErrCorrupt
+			}
+			off[i] = uint32(cur)
+		}
+		size := r.count(1)
+		if r.bad || off[0] != 0 || uint64(size) != cur || size > len(r.buf) {
+			return nil, ErrCorrupt
+		}
+		*b.data = r.buf[:size:size]
+		*b.off = off
+		r.buf = r.buf[size:]
+	}
 	if r.bad || len(r.buf) != 0 {
 		return nil, ErrCorrupt
 	}
-	return docs, nil
+	// Terms must be sorted for the binary search.
+	if !sort.SliceIsSorted(ix.termOff[:len(ix.termOff)-1], func(a, b int) bool {
+		return string(ix.termBlob[ix.termOff[a]:ix.termOff[a+1]]) < string(ix.termBlob[ix.termOff[b]:ix.termOff[b+1]])
+	}) {
+		return nil, ErrCorrupt
+	}
+	ix.finish(total)
+	return ix, nil
 }
 
-// Documents returns the index's documents in path order (for Encode).
-func (ix *Index) Documents() []*FileDoc { return append([]*FileDoc(nil), ix.files...) }
-
-// SameRevision reports whether a cached document still describes a file
-// whose identity is now id: the cached revision was verified (the whole
-// file was read, unchanged during the read) and the identity is equal.
-func SameRevision(d *FileDoc, id revisions.Identity) bool {
-	return d.Rev.Verified && d.Rev.Identity == id
+// SameRevision reports whether file f of an index still describes a file
+// whose identity is now id: the indexed revision was verified (the whole
+// file was read, unchanged during the read) and the identity is equal,
+// or the file had no chunks (binary or over MaxFileBytes) and its identity
+// is equal.
+func SameRevision(f FileInfo, id revisions.Identity) bool {
+	return f.Rev.Identity == id && (f.Rev.Verified || f.Chunks == 0)
 }
 
 type encoder struct{ buf []byte }
@@ -254,7 +263,7 @@ func (r *decoder) int() int {
 	return int(x)
 }
 
-// count reads a count of elements each at least min bytes long in the
+// count reads a count of elements each at least minBytes long in the
 // data, and refuses one that the rest of the data cannot hold.
 func (r *decoder) count(minBytes int) int {
 	x := r.uv()

@@ -46,7 +46,8 @@ func loadCorpus(root string) (*corpus, error) {
 	if noGrepLoad {
 		return c, nil
 	}
-	for _, d := range ix.Documents() {
+	for i := 0; i < ix.Files(); i++ {
+		d := ix.File(i)
 		if excluded[d.Path] {
 			continue
 		}
@@ -159,15 +160,15 @@ func (c *corpus) rankFiles(q string, p *rank.Params) (files []string, tokens []i
 	seen := map[string]bool{}
 	read := 0
 	for _, h := range hits {
-		if excluded[h.File.Path] {
+		if excluded[h.Path] {
 			continue
 		}
 		read += (h.Chunk.EndByte - h.Chunk.StartByte) / 4
-		if seen[h.File.Path] {
+		if seen[h.Path] {
 			continue
 		}
-		seen[h.File.Path] = true
-		files = append(files, h.File.Path)
+		seen[h.Path] = true
+		files = append(files, h.Path)
 		tokens = append(tokens, read)
 		if len(files) == topFiles {
 			break

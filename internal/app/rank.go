@@ -55,9 +55,9 @@ func (r *run) rank(wopts walker.Options) int {
 		fmt.Fprintln(r.out, rankNote)
 	}
 	for _, h := range hits {
-		src, err := rankindex.Source(cwd, h.File, h.Chunk)
+		src, err := rankindex.Source(cwd, h)
 		if jsonOut {
-			o := map[string]any{"path": h.File.Path, "startLine": h.Chunk.StartLine, "endLine": h.Chunk.EndLine,
+			o := map[string]any{"path": h.Path, "startLine": h.Chunk.StartLine, "endLine": h.Chunk.EndLine,
 				"score": round3(h.Score), "kind": h.Chunk.Kind}
 			if h.Chunk.Name != "" {
 				o["name"] = h.Chunk.Name
@@ -74,7 +74,7 @@ func (r *run) rank(wopts walker.Options) int {
 		if h.Chunk.Name != "" {
 			label += " " + h.Chunk.Name
 		}
-		fmt.Fprintf(r.out, "%s:%d-%d  score %s  %s\n", h.File.Path, h.Chunk.StartLine, h.Chunk.EndLine, strconv.FormatFloat(round3(h.Score), 'f', 3, 64), label)
+		fmt.Fprintf(r.out, "%s:%d-%d  score %s  %s\n", h.Path, h.Chunk.StartLine, h.Chunk.EndLine, strconv.FormatFloat(round3(h.Score), 'f', 3, 64), label)
 		if err != nil {
 			fmt.Fprintf(r.out, "    (%v)\n", err)
 			continue

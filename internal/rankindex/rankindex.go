@@ -90,50 +90,79 @@ func Load(o Options) (*rank.Index, Stats, error) {
 
 	key := cacheKey(root, roots, o.Walk)
 	name := blobNamePrefix + key[:32]
-	cached := map[string]*rank.FileDoc{}
+	var cached *rank.Index
 	useCache := o.Store != nil && o.Store.Dir() != ""
 	if useCache {
 		data, err := o.Store.ReadBlob(name, rank.MaxCacheBytes)
 		switch {
 		case err == nil:
-			docs, err := rank.Decode(key, data)
-			if err != nil {
+			if cached, err = rank.Decode(key, data); err != nil {
 				st.CacheErr = err
 			} else {
 				st.Loaded = true
-				for _, d := range docs {
-					cached[d.Path] = d
-				}
 			}
 		case !errors.Is(err, os.ErrNotExist):
 			st.CacheErr = err
 		}
 	}
 
-	docs := make([]*rank.FileDoc, len(paths))
+	// Which files are unchanged since the cached index?
+	shown := make([]string, len(paths))
+	same := make([]bool, len(paths))
 	work := make(chan int)
 	var wg sync.WaitGroup
-	var reused, chunked int
-	for w := 0; w < min(maxWorkers, runtime.GOMAXPROCS(0)); w++ {
+	workers := min(maxWorkers, runtime.GOMAXPROCS(0))
+	var reused int
+	if cached != nil {
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range work {
+					shown[i] = display(root, paths[i])
+					f, ok := cached.Lookup(shown[i])
+					if !ok {
+						continue
+					}
+					if fi, err := os.Lstat(paths[i]); err == nil && fi.Mode().IsRegular() && rank.SameRevision(f, revisions.FileInfoIdentity(fi)) {
+						same[i] = true
+					}
+				}
+			}()
+		}
+		for i := range paths {
+			work <- i
+		}
+		close(work)
+		wg.Wait()
+		for _, ok := range same {
+			if ok {
+				reused++
+			}
+		}
+		if reused == len(paths) && cached.Files() == len(paths) {
+			// Nothing changed, nothing added, nothing removed.
+			st.Reused = reused
+			return cached, st, nil
+		}
+	} else {
+		for i := range paths {
+			shown[i] = display(root, paths[i])
+		}
+	}
+
+	docs := make([]*rank.FileDoc, len(paths))
+	work = make(chan int)
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				p := paths[i]
-				shown := display(root, p)
-				if d := cached[shown]; d != nil {
-					if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && unchanged(d, revisions.FileInfoIdentity(fi)) {
-						docs[i] = d
-						mu.Lock()
-						reused++
-						mu.Unlock()
-						continue
-					}
+				if same[i] {
+					docs[i] = cached.Doc(shown[i])
+					continue
 				}
-				docs[i] = readDoc(open, p, shown)
-				mu.Lock()
-				chunked++
-				mu.Unlock()
+				docs[i] = readDoc(open, paths[i], shown[i])
 			}
 		}()
 	}
@@ -142,7 +171,7 @@ func Load(o Options) (*rank.Index, Stats, error) {
 	}
 	close(work)
 	wg.Wait()
-	st.Reused, st.Chunked = reused, chunked
+	st.Reused, st.Chunked = reused, len(paths)-reused
 	kept := docs[:0]
 	for _, d := range docs {
 		if d != nil {
@@ -150,8 +179,8 @@ func Load(o Options) (*rank.Index, Stats, error) {
 		}
 	}
 	ix := rank.Build(kept)
-	if useCache && (chunked > 0 || len(cached) != reused || !st.Loaded) {
-		data, err := rank.Encode(key, ix.Documents())
+	if useCache {
+		data, err := rank.Encode(key, ix)
 		if err == nil {
 			err = o.Store.WriteBlob(name, data)
 		}
@@ -162,13 +191,6 @@ func Load(o Options) (*rank.Index, Stats, error) {
 		}
 	}
 	return ix, st, nil
-}
-
-// unchanged reports whether cached document d still holds for a file of
-// identity id: a verified revision of the same identity, or a file that
-// was too large or binary to chunk and has the same identity.
-func unchanged(d *rank.FileDoc, id revisions.Identity) bool {
-	return rank.SameRevision(d, id) || len(d.Chunks) == 0 && d.Rev.Identity == id
 }
 
 // readDoc reads and chunks one file; nil when it cannot be read.
@@ -244,15 +266,16 @@ func cacheKey(root string, roots []string, w walker.Options) string {
 // the index holds.
 var ErrChanged = errors.New("changed since it was indexed; not shown")
 
-// Source returns the bytes of chunk c of document d (a file under root),
-// read from disk and verified against d's revision first (identity and
+// Source returns the bytes of hit h's chunk (a file under root), read
+// from disk and verified against the indexed revision first (identity and
 // content hash), so that what is shown is what was ranked.
-func Source(root string, d *rank.FileDoc, c rank.Chunk) ([]byte, error) {
-	data, st, err := revisions.ReadVerified(Abs(root, d.Path), d.Rev, rank.MaxFileBytes)
+func Source(root string, h rank.Hit) ([]byte, error) {
+	c := h.Chunk
+	data, st, err := revisions.ReadVerified(Abs(root, h.Path), h.Rev, rank.MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	if st != revisions.Same || !d.Rev.Verified || c.StartByte < 0 || c.EndByte > len(data) || c.StartByte > c.EndByte {
+	if st != revisions.Same || !h.Rev.Verified || c.StartByte < 0 || c.EndByte > len(data) || c.StartByte > c.EndByte {
 		return nil, ErrChanged
 	}
 	return data[c.StartByte:c.EndByte], nil
