@@ -64,6 +64,8 @@ type Details struct {
 	Budget   *BudgetJSON   `json:"budget,omitempty"`
 	// OtherFiles are the files of an outline page without a parser.
 	OtherFiles []string `json:"otherFiles,omitempty"`
+	// Rank is a rank answer's query, index and page of chunks.
+	Rank *RankJSON `json:"rank,omitempty"`
 }
 
 // TotalsJSON are exact totals.
@@ -373,6 +375,8 @@ func handle(req *Request, env Env) (*Answer, error) {
 		return inspectRequest(req, env, root)
 	case ModeOutline:
 		return outline(req, env, root)
+	case ModeRank:
+		return rankRequest(req, env, root)
 	}
 	return searchRequest(req, env, root)
 }
@@ -589,6 +593,9 @@ func page(req *Request, env Env) (*Answer, error) {
 			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "an outline cursor only continues the outline: {\"cursor\":…} alone"}
 		}
 		return continueOutline(env, snap)
+	}
+	if cur.Kind == snapshot.KindItems && snap.Meta.Options[optAnalysis] == analysisRank {
+		return continueRank(req, env, snap, cur)
 	}
 	if err := req.checkRestated(snap.Meta.Options); err != nil {
 		return nil, err

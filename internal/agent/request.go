@@ -34,6 +34,8 @@ type Request struct {
 	Cursor       string     `json:"cursor,omitempty" jsonschema:"cursor from a previous answer, to page on"`
 	Items        string     `json:"items,omitempty" jsonschema:"outline: all (default) or exports (the public surface only)"`
 	Budget       string     `json:"budget,omitempty" jsonschema:"the host's context budget: full (about 2000 tokens), tight (1000) or critical (500); shortens an implicit auto answer only"`
+	Query        string     `json:"query,omitempty" jsonschema:"rank: a natural-language or symbol query; the best-matching code chunks come first"`
+	Related      *Target    `json:"related,omitempty" jsonschema:"rank: {path,line} of a chunk; the chunks most similar to it come first"`
 
 	// budgetChars is the character budget of the answer when Budget
 	// applies (an implicit auto search), else 0.
@@ -104,6 +106,7 @@ const (
 	ModeMatches = "matches"
 	ModeInspect = "inspect"
 	ModeOutline = "outline"
+	ModeRank    = "rank"
 )
 
 // Error codes of requests (cursor codes come from the snapshot package).
@@ -146,9 +149,12 @@ func ParseRequest(data []byte) (*Request, error) {
 // Validate checks ranges and combinations of fields.
 func (r *Request) Validate() error {
 	switch r.Mode {
-	case "", ModeAuto, ModeSummary, ModeMatches, ModeInspect, ModeOutline:
+	case "", ModeAuto, ModeSummary, ModeMatches, ModeInspect, ModeOutline, ModeRank:
 	default:
-		return invalid("mode %q: expected auto, summary, matches, inspect or outline", shorten(r.Mode, 64))
+		return invalid("mode %q: expected auto, summary, matches, inspect, outline or rank", shorten(r.Mode, 64))
+	}
+	if r.Mode == ModeRank || r.Query != "" || r.Related != nil {
+		return r.validateRank()
 	}
 	if r.Budget != "" && budgetTokens(r.Budget) == 0 {
 		return invalid("budget %q: expected full, tight or critical", r.Budget)

@@ -17,10 +17,11 @@ Which call when:
 - The next page: {cursor} from the previous answer. It never searches again and keeps every option.
 - From a summary: {cursor:summaryCursor, paths:[1-20 of its files]} lists those files' lines, numbered as in the summary; mode:"matches" lists all from #1. Each answer ends with its next calls as exact requests.
 - The code around matches: {mode:"inspect", cursor, matchIndices:[1-5 match numbers]}, or {mode:"inspect", path, line}, or {mode:"inspect", targets:[{path,line}, up to 5]}. It shows the whole enclosing declaration; a long one continues with the returned cursor.
-- The structure of files: {mode:"outline", path or paths}; items:"exports" for the public surface only.`
+- The structure of files: {mode:"outline", path or paths}; items:"exports" for the public surface only.
+- Code for a question: {mode:"rank",query}.`
 
 // modes are the values of agent.Request.Mode.
-var modes = []string{agent.ModeAuto, agent.ModeSummary, agent.ModeMatches, agent.ModeInspect, agent.ModeOutline}
+var modes = []string{agent.ModeAuto, agent.ModeSummary, agent.ModeMatches, agent.ModeInspect, agent.ModeOutline, agent.ModeRank}
 
 // searchTool is the search tool as tools/list shows it.
 func searchTool() *mcp.Tool {

@@ -4,6 +4,8 @@ package rankindex
 const (
 	// maxWorkers is the most files chunked at once.
 	maxWorkers = 8
+	// memoEntries is how many indexes a process keeps in memory.
+	memoEntries = 2
 	// blobNamePrefix names the cache files in the state folder.
 	blobNamePrefix = "rank-"
 )

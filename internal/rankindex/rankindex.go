@@ -39,6 +39,9 @@ type Options struct {
 	Skip func(path string) bool
 	// Store holds the cache (nil, or one without a state folder: none).
 	Store *snapshot.Store
+	// Tag keeps caches apart that differ in what Skip leaves out (the
+	// agent's policy): it is part of the cache's key.
+	Tag string
 }
 
 // Stats tell what building the index did.
@@ -88,7 +91,7 @@ func Load(o Options) (*rank.Index, Stats, error) {
 	}
 	st.Files = len(paths)
 
-	key := cacheKey(root, roots, o.Walk)
+	key := cacheKey(root, roots, o.Walk, o.Tag)
 	name := blobNamePrefix + key[:32]
 	var cached *rank.Index
 	useCache := o.Store != nil && o.Store.Dir() != ""
@@ -106,6 +109,9 @@ func Load(o Options) (*rank.Index, Stats, error) {
 		}
 	}
 
+	if cached == nil {
+		cached = memoGet(key)
+	}
 	// Which files are unchanged since the cached index?
 	shown := make([]string, len(paths))
 	same := make([]bool, len(paths))
@@ -143,6 +149,7 @@ func Load(o Options) (*rank.Index, Stats, error) {
 		if reused == len(paths) && cached.Files() == len(paths) {
 			// Nothing changed, nothing added, nothing removed.
 			st.Reused = reused
+			memoPut(key, cached)
 			return cached, st, nil
 		}
 	} else {
@@ -179,6 +186,7 @@ func Load(o Options) (*rank.Index, Stats, error) {
 		}
 	}
 	ix := rank.Build(kept)
+	memoPut(key, ix)
 	if useCache {
 		data, err := rank.Encode(key, ix)
 		if err == nil {
@@ -244,9 +252,9 @@ func Abs(root, shown string) string {
 
 // cacheKey names the cache of one walk: the root, the roots walked and the
 // walk's options that change which files are seen.
-func cacheKey(root string, roots []string, w walker.Options) string {
+func cacheKey(root string, roots []string, w walker.Options, tag string) string {
 	h := sha256.New()
-	io.WriteString(h, root)
+	io.WriteString(h, tag+"\x00"+root)
 	for _, r := range roots {
 		a, _ := filepath.Abs(r)
 		io.WriteString(h, "\x00"+a)
@@ -279,4 +287,41 @@ func Source(root string, h rank.Hit) ([]byte, error) {
 		return nil, ErrChanged
 	}
 	return data[c.StartByte:c.EndByte], nil
+}
+
+// memo keeps the last memoEntries indexes of this process by cache key,
+// for a store without a state folder (the MCP server's) and to skip
+// decoding the cache again in a long-lived process.
+var memo struct {
+	sync.Mutex
+	keys []string
+	ixs  []*rank.Index
+}
+
+func memoGet(key string) *rank.Index {
+	memo.Lock()
+	defer memo.Unlock()
+	for i, k := range memo.keys {
+		if k == key {
+			return memo.ixs[i]
+		}
+	}
+	return nil
+}
+
+func memoPut(key string, ix *rank.Index) {
+	memo.Lock()
+	defer memo.Unlock()
+	for i, k := range memo.keys {
+		if k == key {
+			memo.keys = append(memo.keys[:i], memo.keys[i+1:]...)
+			memo.ixs = append(memo.ixs[:i], memo.ixs[i+1:]...)
+			break
+		}
+	}
+	memo.keys = append([]string{key}, memo.keys...)
+	memo.ixs = append([]*rank.Index{ix}, memo.ixs...)
+	if len(memo.keys) > memoEntries {
+		memo.keys, memo.ixs = memo.keys[:memoEntries], memo.ixs[:memoEntries]
+	}
 }
