@@ -56,19 +56,25 @@ func NewFileDoc(path string, rev revisions.Revision, src []byte) *FileDoc {
 	counts := make(map[string]uint32, 128)
 	for i := range chunks {
 		c := &chunks[i]
-		clear(counts)
-		add := func(t string, _ int) { counts[t]++ }
-		Tokens(pathText(path), add)
-		Tokens(c.Context, add)
-		Tokens(string(src[c.StartByte:c.EndByte]), add)
-		tc := make([]TermCount, 0, len(counts))
-		for t, n := range counts {
-			tc = append(tc, TermCount{t, n})
-		}
-		sort.Slice(tc, func(a, b int) bool { return tc[a].Term < tc[b].Term })
-		d.Terms[i] = tc
+		d.Terms[i] = countTerms(counts, path, c.Context, string(src[c.StartByte:c.EndByte]))
 	}
 	return d
+}
+
+// countTerms counts the terms of one chunk: the file's path text, the
+// container's signature and the chunk's own text. counts is scratch space.
+func countTerms(counts map[string]uint32, path, context, text string) []TermCount {
+	clear(counts)
+	add := func(t string, _ int) { counts[t]++ }
+	Tokens(pathText(path), add)
+	Tokens(context, add)
+	Tokens(text, add)
+	tc := make([]TermCount, 0, len(counts))
+	for t, n := range counts {
+		tc = append(tc, TermCount{t, n})
+	}
+	sort.Slice(tc, func(a, b int) bool { return tc[a].Term < tc[b].Term })
+	return tc
 }
 
 // pathText is the part of a path that counts as text: its folders and
