@@ -32,7 +32,8 @@ const KindLines = "lines"
 // Split cuts src, the content of the file at path, into chunks that cover
 // every non-blank line once, in source order: the file's top-level
 // declarations (with their attached comments) when a tree-sitter parser
-// knows its language; a declaration over MaxChunkChars is split into the
+// knows its language (Go that parses is read with go/parser instead, for
+// speed: the same units, Go's methods being top-level); a declaration over MaxChunkChars is split into the
 // part before its first member, each member (with the container's
 // signature as Context) and the gaps between; what is still too large,
 // and everything outside declarations, becomes windows of at most
@@ -42,8 +43,14 @@ func Split(path string, src []byte) []Chunk {
 	s := splitter{src: src, lines: lineStarts(src)}
 	var decls []syntax.Decl
 	if lang, ok := syntax.Detect(path, src[:min(len(src), 4096)]); ok && len(src) <= syntax.MaxSource {
-		if d, err := syntax.Outline(lang, src); err == nil {
-			decls = d
+		var fast bool
+		if lang == syntax.Go {
+			decls, fast = goDecls(src)
+		}
+		if !fast {
+			if d, err := syntax.Outline(lang, src); err == nil {
+				decls = d
+			}
 		}
 	}
 	sort.SliceStable(decls, func(i, j int) bool { return decls[i].StartByte < decls[j].StartByte })

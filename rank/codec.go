@@ -15,7 +15,7 @@ import (
 // cacheMagic starts every encoded index; the last byte is the format's
 // version (a new chunker or tokenizer changes it, so old caches are
 // rebuilt rather than misread).
-var cacheMagic = []byte("evgrep-rank\x00\x05")
+var cacheMagic = []byte("evgrep-rank\x00\x06")
 
 // Encode writes ix as a zstd-compressed cache: the magic, key, the files
 // with their chunks, then the index's blobs as they are. Decode with the

@@ -35,6 +35,7 @@ func main() {
 		generated = flag.Int("generated", 200, "number of generated queries")
 		verbose   = flag.Bool("v", false, "print each query with its ranks")
 		noGrep    = flag.Bool("nogrep", false, "skip the grep baseline (for tuning runs)")
+		sweep     = flag.String("sweep", "", "tuning: Name=v1|v2,Name2=v3|v4 — NDCG@10 of each value, one constant changed at a time (use with -split dev)")
 		latency   = flag.Bool("latency", false, "time bin/evgrep --rank cold and warm instead")
 		evgrep    = flag.String("evgrep", "bin/evgrep", "the binary for -latency")
 		goroot    = flag.String("goroot", filepath.Join(runtime.GOROOT(), "src"), "the GOROOT/src corpus")
@@ -53,7 +54,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench-rank:", err)
 		os.Exit(2)
 	}
-	if err := run(&p, *split, *generated, *verbose, *noGrep, *goroot, *repo); err != nil {
+	sweepSpec = *sweep
+	if err := run(&p, *split, *generated, *verbose, *noGrep || *sweep != "", *goroot, *repo); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-rank:", err)
 		os.Exit(1)
 	}

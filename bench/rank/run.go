@@ -261,6 +261,9 @@ func run(p *rank.Params, only string, nGen int, verbose, noGrep bool, goroot, re
 			return err
 		}
 	}
+	if sweepSpec != "" {
+		return runSweep(p, qs, corpora, only)
+	}
 	rows := map[string]*row{}
 	var keys []string
 	get := func(k string) *row {
@@ -317,4 +320,37 @@ func keysOf(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// sweepSpec is the -sweep flag.
+var sweepSpec string
+
+// runSweep prints the mean NDCG@10 of the queries of split only for p and
+// for each value of each swept constant (the others as in p).
+func runSweep(p *rank.Params, qs []query, corpora map[string]*corpus, only string) error {
+	eval := func(p *rank.Params) float64 {
+		sum, n := 0.0, 0
+		for i := range qs {
+			q := &qs[i]
+			if only != "" && q.split() != only {
+				continue
+			}
+			f, tk := corpora[q.corpus].rankFiles(q.text, p)
+			sum += score(f, tk, q.relevant).ndcg
+			n++
+		}
+		return sum / float64(max(n, 1))
+	}
+	fmt.Printf("base: NDCG@10 %.4f (split %q)\n", eval(p), only)
+	for _, spec := range strings.Split(sweepSpec, ",") {
+		name, vals, _ := strings.Cut(spec, "=")
+		for _, v := range strings.Split(vals, "|") {
+			q := *p
+			if err := setParams(&q, name+"="+v); err != nil {
+				return err
+			}
+			fmt.Printf("%s=%s: NDCG@10 %.4f\n", name, v, eval(&q))
+		}
+	}
+	return nil
 }
