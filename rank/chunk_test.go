@@ -139,3 +139,17 @@ func TestNewFileDocBinaryAndLarge(t *testing.T) {
 		t.Error("a generated file")
 	}
 }
+
+// A //line directive does not move the chunks of Go source.
+func TestSplitGoLineDirective(t *testing.T) {
+	src := []byte("package p\n\n//line other.go:1000000\nfunc A() {}\n\nfunc B() {}\n")
+	chunks := Split("p.go", src)
+	covers(t, src, chunks)
+	var names []string
+	for _, c := range chunks {
+		names = append(names, fmt.Sprintf("%s@%d", c.Name, c.StartLine))
+	}
+	if got := strings.Join(names, " "); got != "@1 A@3 B@6" {
+		t.Errorf("chunks %s", got)
+	}
+}

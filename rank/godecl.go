@@ -15,6 +15,13 @@ import (
 // tree-sitter grammar on large trees. ok is false on a syntax error: the
 // caller then asks package syntax.
 func goDecls(src []byte) (decls []syntax.Decl, ok bool) {
+	defer func() {
+		// go/parser is not expected to panic; if it does, tree-sitter
+		// answers instead.
+		if recover() != nil {
+			decls, ok = nil, false
+		}
+	}()
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
@@ -24,9 +31,11 @@ func goDecls(src []byte) (decls []syntax.Decl, ok bool) {
 	if tf == nil {
 		return nil, false
 	}
-	lineStart := func(p token.Pos) int { return tf.Offset(tf.LineStart(tf.Line(p))) }
+	// Lines as in the source: //line directives are not followed.
+	line := func(p token.Pos) int { return tf.PositionFor(p, false).Line }
+	lineStart := func(p token.Pos) int { return tf.Offset(tf.LineStart(line(p))) }
 	lineEnd := func(p token.Pos) int {
-		l := tf.Line(p)
+		l := line(p)
 		if l >= tf.LineCount() {
 			return len(src)
 		}
@@ -76,7 +85,7 @@ func goDecls(src []byte) (decls []syntax.Decl, ok bool) {
 			continue
 		}
 		dc.StartByte, dc.EndByte = lineStart(start), lineEnd(d.End())
-		dc.StartLine, dc.EndLine = tf.Line(start), tf.Line(d.End())
+		dc.StartLine, dc.EndLine = line(start), line(d.End())
 		if dc.EndByte > len(src) || dc.StartByte >= dc.EndByte {
 			return nil, false
 		}

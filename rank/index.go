@@ -62,7 +62,6 @@ func Build(docs []*FileDoc) *Index {
 	type post struct{ chunk, n uint32 }
 	postings := map[string][]post{}
 	total := 0.0
-	var kept []*FileDoc
 	for _, d := range docs {
 		if len(ix.files) > 0 && ix.files[len(ix.files)-1].path == d.Path {
 			continue
@@ -72,7 +71,6 @@ func Build(docs []*FileDoc) *Index {
 			break
 		}
 		fi := int32(len(ix.files))
-		kept = append(kept, d)
 		ix.files = append(ix.files, fileMeta{path: d.Path, rev: d.Rev, generated: d.Generated, first: int32(len(ix.chunks)), n: int32(len(d.Chunks))})
 		for ci := range d.Chunks {
 			id := uint32(len(ix.chunks))

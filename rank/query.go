@@ -77,9 +77,7 @@ func ParseQuery(q string, p *Params) Query {
 		sym := symbolLike(f)
 		if sym {
 			symbols++
-			for _, id := range identsOf(f) {
-				out.Idents = append(out.Idents, id)
-			}
+			out.Idents = append(out.Idents, identsOf(f)...)
 		}
 		if !sym && IsStopWord(strings.ToLower(strings.Trim(f, ".:;!()[]{}"))) {
 			continue
@@ -104,9 +102,7 @@ func ParseQuery(q string, p *Params) Query {
 	out.Symbol = len(fields) > 0 && (len(fields) == 1 || 2*symbols >= len(fields))
 	if out.Symbol && len(fields) == 1 && len(out.Idents) == 0 {
 		// One plain word ("tokenize") is read as the name it may be.
-		for _, id := range identsOf(fields[0]) {
-			out.Idents = append(out.Idents, id)
-		}
+		out.Idents = append(out.Idents, identsOf(fields[0])...)
 	}
 	for _, t := range order {
 		out.Terms = append(out.Terms, QueryTerm{t, weights[t]})

@@ -19,9 +19,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -38,7 +38,7 @@ func main() {
 		sweep     = flag.String("sweep", "", "tuning: Name=v1|v2,Name2=v3|v4 — NDCG@10 of each value, one constant changed at a time (use with -split dev)")
 		latency   = flag.Bool("latency", false, "time bin/evgrep --rank cold and warm instead")
 		evgrep    = flag.String("evgrep", "bin/evgrep", "the binary for -latency")
-		goroot    = flag.String("goroot", filepath.Join(runtime.GOROOT(), "src"), "the GOROOT/src corpus")
+		goroot    = flag.String("goroot", goSrc(), "the GOROOT/src corpus")
 		repo      = flag.String("repo", ".", "this repository (the repo corpus)")
 	)
 	flag.Parse()
@@ -59,6 +59,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench-rank:", err)
 		os.Exit(1)
 	}
+}
+
+// goSrc is $(go env GOROOT)/src.
+func goSrc() string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "src")
 }
 
 // setParams applies "Name=value,..." to the float fields of p.

@@ -302,7 +302,6 @@ func numberedSource(src []byte, first, max int) string {
 					cut--
 				}
 				fmt.Fprintf(&b, "%d\t%s…\n", n, text[:min(cut, len(text))])
-				n++
 				src = rest
 			}
 			left := bytes.Count(src, []byte("\n"))
