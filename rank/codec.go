@@ -15,7 +15,7 @@ import (
 // cacheMagic starts every encoded index; the last byte is the format's
 // version (a new chunker or tokenizer changes it, so old caches are
 // rebuilt rather than misread).
-var cacheMagic = []byte("evgrep-rank\x00\x06")
+var cacheMagic = []byte("evgrep-rank\x00\x07")
 
 // Encode writes ix as a zstd-compressed cache: the magic, key, the files
 // with their chunks, then the index's blobs as they are. Decode with the
@@ -23,6 +23,7 @@ var cacheMagic = []byte("evgrep-rank\x00\x06")
 func Encode(key string, ix *Index) ([]byte, error) {
 	w := &encoder{buf: append([]byte(nil), cacheMagic...)}
 	w.str(key)
+	w.uv(uint64(len(ix.chunks)))
 	w.uv(uint64(len(ix.files)))
 	for _, f := range ix.files {
 		w.str(f.path)
@@ -130,7 +131,9 @@ func parseIndex(key string, raw []byte) (*Index, error) {
 	if r.str() != key {
 		return nil, ErrCorrupt
 	}
-	ix := &Index{files: make([]fileMeta, r.count(8))}
+	nChunks := r.count(9)
+	ix := &Index{chunks: make([]chunkMeta, 0, nChunks)}
+	ix.files = make([]fileMeta, r.count(8))
 	total := 0.0
 	for i := range ix.files {
 		f := &ix.files[i]
@@ -148,7 +151,7 @@ func parseIndex(key string, raw []byte) (*Index, error) {
 		f.rev.Verified = flags&1 != 0
 		f.generated = flags&2 != 0
 		n := r.count(9)
-		if n > MaxChunksPerFile {
+		if n > MaxChunksPerFile || len(ix.chunks)+n > nChunks {
 			return nil, ErrCorrupt
 		}
 		f.first, f.n = int32(len(ix.chunks)), int32(n)
@@ -201,7 +204,7 @@ func parseIndex(key string, raw []byte) (*Index, error) {
 		*b.off = off
 		r.buf = r.buf[size:]
 	}
-	if r.bad || len(r.buf) != 0 {
+	if r.bad || len(r.buf) != 0 || len(ix.chunks) != nChunks {
 		return nil, ErrCorrupt
 	}
 	// Terms must be sorted for the binary search.

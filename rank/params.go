@@ -46,14 +46,14 @@ type Params struct {
 
 // Default is the tuned parameter set.
 var Default = Params{
-	K1: 1.2, B: 0.75,
+	K1: 1.2, B: 0.9,
 	PartWeight:   0.5,
 	DefineSymbol: 1.5, DefineNatural: 0.3,
 	PathMatch:    0.5,
-	FileEvidence: 0, FileEvidenceCap: 1.0,
+	FileEvidence: 0.15, FileEvidenceCap: 1.0,
 	Coverage: 1,
 	Test:     0.6, TestData: 0.4, Vendor: 0.4, Generated: 0.5, Example: 0.7,
-	DocSymbol: 0.5, DocNatural: 0.9,
+	DocSymbol: 0.5, DocNatural: 0.6,
 	Mentioned: 1.1,
 	FileDecay: 0.7,
 }
