@@ -90,6 +90,9 @@ func (r *run) rank(wopts walker.Options) int {
 			fmt.Fprintf(r.out, "    %d: %s\n", h.Chunk.StartLine+i, clip(l, 200))
 		}
 	}
+	if r.errored.Load() {
+		return exitError
+	}
 	if len(hits) == 0 {
 		return exitNoMatch
 	}

@@ -50,6 +50,9 @@ func TestRankCLI(t *testing.T) {
 	if r := runEvgrep(t, dir, []string{"--rank", "zzzz"}, ""); r.code != 1 {
 		t.Errorf("no chunk: exit %d", r.code)
 	}
+	if r, msg := runEvgrepErr(t, dir, []string{"--rank", "timeout", "no-such-dir"}, ""); r.code != 2 || !strings.Contains(msg, "no-such-dir") {
+		t.Errorf("missing path: exit %d, %q", r.code, msg)
+	}
 	if r, msg := runEvgrepErr(t, dir, []string{"--rank", "  "}, ""); r.code != 2 || !strings.Contains(msg, "--rank needs a non-empty query") {
 		t.Errorf("blank query: exit %d, %q", r.code, msg)
 	}
