@@ -70,6 +70,8 @@ type Details struct {
 	Navigation *NavJSON `json:"navigation,omitempty"`
 	// Terms is the answer of a multi-term search (terms.go).
 	Terms *TermsJSON `json:"terms,omitempty"`
+	// Rank is a rank answer's query, index and page of chunks.
+	Rank *RankJSON `json:"rank,omitempty"`
 }
 
 // TotalsJSON are exact totals.
@@ -386,6 +388,8 @@ func handle(req *Request, env Env) (*Answer, error) {
 		return analysisRequest(req, env, root)
 	case ModeImports, ModeTests:
 		return navRequest(req, env, root)
+	case ModeRank:
+		return rankRequest(req, env, root)
 	}
 	return searchRequest(req, env, root)
 }
@@ -602,6 +606,9 @@ func page(req *Request, env Env) (*Answer, error) {
 			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "an outline cursor only continues the outline: {\"cursor\":…} alone"}
 		}
 		return continueOutline(env, snap)
+	}
+	if cur.Kind == snapshot.KindItems && snap.Meta.Options[optAnalysis] == analysisRank {
+		return continueRank(req, env, snap, cur)
 	}
 	if cur.Kind == snapshot.KindItems && snap.Meta.Options[optOperation] == opTerms {
 		return continueTerms(req, env, snap, cur)

@@ -120,3 +120,18 @@ const (
 	// refuses longer ones too; this answers before a repository is opened).
 	maxRevisionBytes = 256
 )
+
+// Bounds of rank answers.
+const (
+	// maxRankItems is how many ranked chunks one rank answer keeps for
+	// its pages.
+	maxRankItems = 100
+	// defaultRankPage and maxRankPage are the chunks shown a page.
+	defaultRankPage = 5
+	maxRankPage     = 30
+	// maxRankChunkShow bounds the source shown of one chunk, in bytes.
+	maxRankChunkShow = 4 << 10
+	// rankReserve is what a rank page keeps free of chunks for its status
+	// lines and cursor.
+	rankReserve = 1 << 10
+)

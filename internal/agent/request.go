@@ -40,6 +40,8 @@ type Request struct {
 	Match        string     `json:"match,omitempty" jsonschema:"with terms, the files kept: any (default: a term occurs), all (every term occurs) or none (no term occurs: the files are listed)"`
 	Rev          string     `json:"rev,omitempty" jsonschema:"search the files of this Git commit (a commit-ish: HEAD~3, a branch, a tag, a hash) instead of the working tree"`
 	ChangedSince string     `json:"changedSince,omitempty" jsonschema:"keep only matches in lines added or changed since this Git commit (untracked files count as added)"`
+	Query        string     `json:"query,omitempty" jsonschema:"rank: a natural-language or symbol query; the best-matching code chunks come first"`
+	Related      *Target    `json:"related,omitempty" jsonschema:"rank: {path,line} of a chunk; the chunks most similar to it come first"`
 
 	// budgetChars is the character budget of the answer when Budget
 	// applies (an implicit auto search), else 0.
@@ -115,6 +117,7 @@ const (
 	ModeImpact  = "impact"
 	ModeImports = "imports"
 	ModeTests   = "tests"
+	ModeRank    = "rank"
 )
 
 // Error codes of requests (cursor codes come from the snapshot package).
@@ -160,13 +163,16 @@ func (r *Request) Validate() error {
 		return r.validateTerms()
 	}
 	switch r.Mode {
-	case "", ModeAuto, ModeSummary, ModeMatches, ModeInspect, ModeOutline:
+	case "", ModeAuto, ModeSummary, ModeMatches, ModeInspect, ModeOutline, ModeRank:
 	case ModeImpact:
 		return r.validateAnalysis()
 	case ModeImports, ModeTests:
 		return r.validateNav()
 	default:
-		return invalid("mode %q: expected auto, summary, matches, inspect, outline, impact, imports or tests", shorten(r.Mode, 64))
+		return invalid("mode %q: expected auto, summary, matches, inspect, outline, impact, imports, tests or rank", shorten(r.Mode, 64))
+	}
+	if r.Mode == ModeRank || r.Query != "" || r.Related != nil {
+		return r.validateRank()
 	}
 	if r.Symbol != "" || r.ParseBudget != nil {
 		return invalid("symbol and parseBudget belong to mode impact")

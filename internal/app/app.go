@@ -210,6 +210,8 @@ func (r *run) main() int {
 		return r.outline(wopts)
 	case cli.CmdTerms:
 		return r.terms(wopts)
+	case cli.CmdRank:
+		return r.rank(wopts)
 	case cli.CmdFiles:
 		err = r.files(wopts)
 	default:

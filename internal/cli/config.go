@@ -51,6 +51,7 @@ const (
 	CmdGenerate
 	CmdAnalysis
 	CmdTerms
+	CmdRank
 )
 
 // Env describes the process environment that rg consults when choosing
@@ -186,7 +187,7 @@ func Load(argv []string, env Env) (*Config, error) {
 	if len(pos) > 0 {
 		patternSlot, pos, hasPatternSlot = pos[0], pos[1:], true
 	}
-	takesFirstAsPath := a.Has("file") || a.Has("files") || a.Has("regexp") || a.Has("type-list") || a.Has("outline") || hasTerms(a)
+	takesFirstAsPath := a.Has("file") || a.Has("files") || a.Has("regexp") || a.Has("type-list") || a.Has("outline") || hasTerms(a) || a.Has("rank")
 	paths := append([]string(nil), pos...)
 	if takesFirstAsPath && hasPatternSlot {
 		paths = append([]string{patternSlot}, paths...)
@@ -318,7 +319,7 @@ func engine(a *Args) Engine {
 // patterns is rg's `patterns()`: the -e values, else the positional
 // pattern; then the lines of every -f file.
 func patterns(a *Args, env Env, slot string, hasSlot bool) ([]string, error) {
-	if a.Has("files") || a.Has("type-list") || a.Has("outline") || hasTerms(a) {
+	if a.Has("files") || a.Has("type-list") || a.Has("outline") || hasTerms(a) || a.Has("rank") {
 		return nil, nil
 	}
 	var out []string
@@ -386,7 +387,7 @@ func defaultPaths(a *Args, env Env, paths []string) ([]string, bool) {
 			fileIsStdin = true
 		}
 	}
-	searchCwd := !env.StdinReadable || (a.Has("file") && fileIsStdin) || a.Has("files") || a.Has("type-list") || a.Has("pcre2-version") || a.Has("outline")
+	searchCwd := !env.StdinReadable || (a.Has("file") && fileIsStdin) || a.Has("files") || a.Has("type-list") || a.Has("pcre2-version") || a.Has("outline") || a.Has("rank")
 	if searchCwd {
 		return []string{"./"}, true
 	}
@@ -763,6 +764,8 @@ func command(a *Args, never bool) Command {
 		return CmdOutline
 	case hasTerms(a):
 		return CmdTerms
+	case a.Has("rank"):
+		return CmdRank
 	case a.Has("files"):
 		return CmdFiles
 	case never:

@@ -203,6 +203,7 @@ var flagTable = []flagDef{
 	{long: "match", value: true, possible: []string{"any", "all", "none"}},
 	{long: "rev", value: true, hyphen: true},
 	{long: "changed-since", value: true, hyphen: true},
+	{long: "rank", value: true, hyphen: true},
 }
 
 var (

@@ -122,6 +122,7 @@ var flagHelp = map[string]string{
 	"mcp":           "evgrep: serve the agent tool over MCP on stdio.",
 	"mcp-http":      "evgrep: serve MCP over streamable HTTP on ADDR (loopback by default).",
 	"outline":       "evgrep: print the declarations of files (with --json: structured).",
+	"rank":          "evgrep: rank code chunks for a query, best first (-m N chunks, default 10; with --json: structured).",
 
 	"mcp-allow-origin": "evgrep: serve browser pages of this origin over --mcp-http (exact match, repeatable).",
 

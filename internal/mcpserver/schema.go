@@ -19,11 +19,14 @@ Which call when:
 - The code around matches: {mode:"inspect", cursor, matchIndices:[1-5 match numbers]}, or {mode:"inspect", path, line}, or {mode:"inspect", targets:[{path,line}, up to 5]}. It shows the whole enclosing declaration; a long one continues with the returned cursor.
 - The structure of files: {mode:"outline", path or paths}; items:"exports" for the public surface only.
 - Who uses a symbol, by syntax role: {mode:"impact", path, line} or {mode:"impact", symbol}.
-- A file's imports and importers, or its test files: {mode:"imports"|"tests", path}.`
+- A file's imports and importers, or its test files: {mode:"imports"|"tests", path}.
+- Code for a question: {mode:"rank", query}.
+- Several literals in one pass: {terms:[2-64], match:"any"|"all"|"none"}.
+- A Git commit, or only lines changed since one: add rev or changedSince to a search.`
 
 // modes are the values of agent.Request.Mode.
 var modes = []string{agent.ModeAuto, agent.ModeSummary, agent.ModeMatches, agent.ModeInspect, agent.ModeOutline,
-	agent.ModeImpact, agent.ModeImports, agent.ModeTests}
+	agent.ModeImpact, agent.ModeImports, agent.ModeTests, agent.ModeRank}
 
 // searchTool is the search tool as tools/list shows it.
 func searchTool() *mcp.Tool {
