@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"github.com/evgrep/evgrep/syntax"
 	"io"
 	"os"
 	"path/filepath"
@@ -236,6 +237,9 @@ func TestSmartCase(t *testing.T) {
 // (its parser found by it), and a zero-result search of a sub-folder of
 // the working directory is retried from the working directory.
 func TestPathNamesFile(t *testing.T) {
+	if !syntax.Supported(syntax.Go) {
+		t.Skip("inspects a declaration: needs the tree-sitter parsers of a cgo build")
+	}
 	root := tree(t, map[string]string{
 		"src/a.go":   "package a\n\n// F does it.\nfunc F() {\n\t// needle\n}\n",
 		"src/b.go":   "package a\n\nvar needle = 1\n",
@@ -343,6 +347,9 @@ func bigGo(n int) (string, int, int) {
 // continuations do not evict live search cursors: 20 cursor-bearing
 // searches stay usable.
 func TestSnapshotSlots(t *testing.T) {
+	if !syntax.Supported(syntax.Go) {
+		t.Skip("inspects a declaration: needs the tree-sitter parsers of a cgo build")
+	}
 	files, _ := manyMatches(21)
 	big, _, _ := bigGo(120)
 	files["big.go"] = big
