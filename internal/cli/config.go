@@ -398,6 +398,7 @@ func searchConfig(a *Args, out OutputKind, lineNumbersByDefault bool) (search.Co
 	}
 	if a.Has("null-data") {
 		sc.LineTerm = 0
+		sc.EveryLine = !a.Has("multiline")
 	}
 	var err error
 	if sc.Before, sc.After, err = contexts(a); err != nil {
