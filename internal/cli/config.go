@@ -68,6 +68,9 @@ type Config struct {
 	Warnings []string
 
 	Command Command
+	// VersionLong is set for --version (rg 15's long form, with the
+	// features); -V, written last, asks for the short one.
+	VersionLong bool
 	// Paths are the roots to search; UsingDefaultPath is set when none
 	// was given (rg prints paths without "./" then).
 	Paths            []string
@@ -128,6 +131,7 @@ func Load(argv []string, env Env) (*Config, error) {
 		return c, nil
 	case a.Has("version"):
 		c.Command = CmdVersion
+		c.VersionLong = a.Written("version") == "--version"
 		return c, nil
 	case a.Has("generate"):
 		c.Command = CmdGenerate
