@@ -635,19 +635,6 @@ func (p *Standard) writeExceeded(b []byte, line Range, matches []Range, midx *in
 	p.w.writeLineTerm()
 }
 
-// forEachLine calls f with each line of a block, its offset and its line
-// number (0 stays 0: line numbers off).
-func forEachLine(b []byte, term byte, abs int64, lineNo uint64, f func([]byte, int64, uint64)) {
-	for ls := 0; ls < len(b); {
-		le := lineEndIn(b, ls, term)
-		f(b[ls:le], abs+int64(ls), lineNo)
-		if lineNo > 0 {
-			lineNo++
-		}
-		ls = le
-	}
-}
-
 func trimPrefix(b []byte, r Range) Range {
 	for r.Start < r.End {
 		switch b[r.Start] {
