@@ -488,6 +488,26 @@ func crlfify(h *hir) *hir {
 	return h
 }
 
+// crlfAsserts returns a copy of h with every end-of-line assertion made
+// assertEndLineCRLF, and whether it had one.
+func crlfAsserts(h *hir) (*hir, bool) {
+	c := *h
+	if c.kind == hAssert && c.assert == assertEndLine {
+		c.assert = assertEndLineCRLF
+		return &c, true
+	}
+	found := false
+	if len(h.subs) > 0 {
+		c.subs = make([]*hir, len(h.subs))
+		for i, s := range h.subs {
+			var f bool
+			c.subs[i], f = crlfAsserts(s)
+			found = found || f
+		}
+	}
+	return &c, found
+}
+
 // lineAnchoredEnd reports whether every match ends with an end-of-line
 // assertion (then rg strips a trailing \r from matches in CRLF mode).
 func lineAnchoredEnd(h *hir) bool {

@@ -182,6 +182,14 @@ func Compile(o Options) (*Matcher, error) {
 			return nil, formatError(pat, perr)
 		}
 	}
+	// With -w the VM decides CRLF's $ exactly (the half boundaries must
+	// see the \r it stands before, which \r??$ would have consumed).
+	var crlfVM *hir
+	if o.CRLF && o.Word {
+		if c, ok := crlfAsserts(h); ok {
+			crlfVM = c
+		}
+	}
 	if o.CRLF {
 		h = crlfify(h)
 	}
@@ -225,6 +233,9 @@ func Compile(o Options) (*Matcher, error) {
 		// --no-unicode. RE2 cannot spell the half boundaries; for whether a
 		// line matches, (?:^|\W)(?:pat)(?:\W|$) is the same question.
 		conf, re2Conf = wordWrap(h, !o.NoUnicode, o.Multiline, o.LineTerminator)
+		if crlfVM != nil {
+			conf, _ = wordWrap(crlfVM, !o.NoUnicode, o.Multiline, o.LineTerminator)
+		}
 	} else {
 		m.crlfStrip = o.CRLF && lineAnchoredEnd(h)
 	}
@@ -242,6 +253,10 @@ func Compile(o Options) (*Matcher, error) {
 	conf = re2Conf
 	m.uniWB = info.uniWB
 	m.reMode = chooseRE2Mode(info)
+	if crlfVM != nil {
+		// RE2 cannot spell CRLF's $: the VM answers every question.
+		m.reMode = re2None
+	}
 	if m.plain != nil || m.exact != nil {
 		// A plain literal never needs RE2 (plain.go); not compiling it
 		// saves its WebAssembly memory (~10 MB of RSS).

@@ -53,6 +53,10 @@ const (
 	assertWordEnd                         // \b{end}, \>
 	assertWordStartHalf                   // \b{start-half}
 	assertWordEndHalf                     // \b{end-half}
+	// assertEndLineCRLF is $ in CRLF mode as rg 15's regex reads it: at
+	// the end, before a \r, or before a \n that no \r precedes (never
+	// between the \r and \n of a CRLF). Only the VM evaluates it.
+	assertEndLineCRLF
 )
 
 // flagItem is one flag letter in a (?flags) group; neg reports a preceding '-'.

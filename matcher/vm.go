@@ -490,6 +490,14 @@ func assertOK(a assertKind, uni bool, h []byte, pos int, asciiPrevAt int) bool {
 		return pos == 0
 	case assertEndText:
 		return pos == len(h)
+	case assertEndLineCRLF:
+		// A haystack that ends in \r lost the \n after it (lines are
+		// handed without their \n): that end is inside a CRLF. (At the
+		// end of a file without a final \n, rg would match there.)
+		if pos == len(h) {
+			return pos == 0 || h[pos-1] != '\r'
+		}
+		return h[pos] == '\r' || h[pos] == '\n' && (pos == 0 || h[pos-1] != '\r')
 	}
 	var before, after bool
 	if uni {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -232,11 +233,11 @@ func shorten(s string, n int) string {
 func shortenAll(list []string) []string {
 	var out []string
 	for i, s := range list {
-		if len(s) > maxEchoBytes && out == nil {
+		if jsonCost(s)-2 > maxEchoBytes && out == nil {
 			out = append([]string(nil), list...)
 		}
 		if out != nil {
-			out[i] = shorten(s, maxEchoBytes)
+			out[i] = shortenJSON(s, maxEchoBytes)
 		}
 	}
 	if out == nil {
@@ -246,30 +247,31 @@ func shortenAll(list []string) []string {
 }
 
 // bound is the last guard of every answer: the text is at most
-// responseBudget bytes (cut at a line end, with a note), and the details
-// echo no path or pattern longer than maxEchoBytes.
+// responseBudget bytes (cut at a line end, with a note), the details echo
+// no path or pattern longer than maxEchoBytes (as JSON), and they are at
+// most MaxDetailsBytes (boundDetails).
 func bound(a *Answer) *Answer {
 	d := &a.Details
-	d.Pattern = shorten(d.Pattern, maxEchoBytes)
-	d.Root = shorten(d.Root, maxEchoBytes)
+	d.Pattern = shortenJSON(d.Pattern, maxEchoBytes)
+	d.Root = shortenJSON(d.Root, maxEchoBytes)
 	d.Paths = shortenAll(d.Paths)
 	d.Selection = shortenAll(d.Selection)
 	d.Problems = shortenAll(d.Problems)
 	for i := range d.UnverifiedFiles {
-		d.UnverifiedFiles[i].Path = shorten(d.UnverifiedFiles[i].Path, maxEchoBytes)
+		d.UnverifiedFiles[i].Path = shortenJSON(d.UnverifiedFiles[i].Path, maxEchoBytes)
 	}
 	if d.Retried != nil {
 		r := *d.Retried
 		r.Paths = shortenAll(r.Paths)
-		r.Root = shorten(r.Root, maxEchoBytes)
+		r.Root = shortenJSON(r.Root, maxEchoBytes)
 		d.Retried = &r
 	}
 	for i := range d.Targets {
-		d.Targets[i].Path = shorten(d.Targets[i].Path, maxEchoBytes)
-		d.Targets[i].Error = shorten(d.Targets[i].Error, maxEchoBytes)
+		d.Targets[i].Path = shortenJSON(d.Targets[i].Path, maxEchoBytes)
+		d.Targets[i].Error = shortenJSON(d.Targets[i].Error, maxEchoBytes)
 	}
 	if e := d.Error; e != nil {
-		e.Message = shorten(e.Message, maxErrorBytes)
+		e.Message = shortenJSON(e.Message, maxErrorBytes)
 	}
 	if len(a.Text) > responseBudget {
 		cut := a.Text[:responseBudget-cutReserve]
@@ -283,6 +285,7 @@ func bound(a *Answer) *Answer {
 			d.Status = "partial"
 		}
 	}
+	boundDetails(d)
 	return a
 }
 
@@ -809,10 +812,22 @@ func renderSummary(a *Answer, v view, offset int) error {
 	total := len(snap.Files())
 	// Under a context budget, the file list takes at most half of it.
 	textBudget := v.textBudget(summaryTextBudget, budgetNoteBytes)
-	// The file list: as many files of the page as fit (long paths end the
-	// page early; the cursor goes on from the first file not listed).
+	// The file list: as many files of the page as fit, in the text and in
+	// the details (long paths end the page early; the cursor goes on from
+	// the first file not listed). The samples take what is left.
+	detBudget := MaxDetailsBytes - summaryDetailsReserve - detailsSize(d)
+	detUsed := 0
 	var list strings.Builder
 	for i, f := range files {
+		fj := FileJSON{Path: f.Path, Lines: f.Lines, Occurrences: f.Occurrences, Unverified: !f.Revision.Verified}
+		c := detailsSize(fj) + 1
+		if fj.Unverified {
+			c += detailsSize(UnverifiedJSON{Path: shortenJSON(f.Path, maxEchoBytes), Reason: unverifiedReason}) + 1
+		}
+		if i > 0 && detUsed+c > detBudget {
+			files, next, done = files[:i], offset+i, false
+			break
+		}
 		row := fmt.Sprintf("%7d  %s", f.Lines, f.Path)
 		if f.Occurrences != f.Lines {
 			row += fmt.Sprintf("  (%d occurrences)", f.Occurrences)
@@ -827,7 +842,8 @@ func renderSummary(a *Answer, v view, offset int) error {
 			break
 		}
 		list.WriteString(row)
-		d.Files = append(d.Files, FileJSON{Path: f.Path, Lines: f.Lines, Occurrences: f.Occurrences, Unverified: !f.Revision.Verified})
+		d.Files = append(d.Files, fj)
+		detUsed += c
 	}
 	if total == 0 {
 		b.WriteString("No matches.\n")
@@ -855,10 +871,15 @@ func renderSummary(a *Answer, v view, offset int) error {
 				if b.Len()+samples.Len()+len(row)+summaryRowReserve > textBudget {
 					break
 				}
-				samples.WriteString(row)
 				m := matchJSON(l, sampleTextChars)
 				m.Unverified = !f.Revision.Verified
+				c := detailsSize(m) + 1
+				if detUsed+c > detBudget {
+					break
+				}
+				samples.WriteString(row)
 				d.Matches = append(d.Matches, m)
+				detUsed += c
 			}
 		}
 	}
@@ -890,7 +911,7 @@ func renderSummary(a *Answer, v view, offset int) error {
 		if !done {
 			addNext(d, Request{Cursor: s}, fmt.Sprintf("files %d–%d of %d", next+1, min(total, next+snapshot.MaxSummaryFiles), total))
 		}
-		if len(files) > 0 && len(files[0].Path) <= maxEchoBytes {
+		if len(files) > 0 && jsonCost(files[0].Path)-2 <= maxEchoBytes {
 			addNext(d, Request{Cursor: s, Paths: StringList{files[0].Path}}, fmt.Sprintf("the match lines of %s only, numbered as here (paths takes 1–%d files)", files[0].Path, maxSelect))
 		}
 		addNext(d, Request{Cursor: s, Mode: ModeMatches}, fmt.Sprintf("every match line from #1, %d per page", v.limit))
@@ -973,7 +994,7 @@ func nextSearch(snap *snapshot.Snapshot, paths []string, v view) Request {
 // echoable reports whether a new search of path with snap's options can be
 // suggested whole: its pattern, root and path are short enough to echo.
 func echoable(snap *snapshot.Snapshot, path string) bool {
-	return len(path) <= maxEchoBytes && len(snap.Meta.Root) <= maxEchoBytes && len(snap.Meta.Options["pattern"]) <= maxEchoBytes
+	return jsonCost(path)-2 <= maxEchoBytes && jsonCost(snap.Meta.Root)-2 <= maxEchoBytes && jsonCost(snap.Meta.Options["pattern"])-2 <= maxEchoBytes
 }
 
 // requestJSON renders a request as the exact JSON object to send.
@@ -1027,39 +1048,92 @@ func writeRetry(b *strings.Builder, d *Details) {
 }
 
 // renderMatches writes one page of numbered match lines of a selection,
-// with the cursor of the next page and the next calls.
+// with the cursor of the next page and the next calls. The page ends early
+// when its text would pass the text budget or its details MaxDetailsBytes;
+// the cursor goes on from the first line left out.
 func renderMatches(a *Answer, v view, sel snapshot.PathSelection, offset int) error {
 	snap := v.snap
 	d := &a.Details
 	d.Mode, d.Status, d.Totals = ModeMatches, status(snap.Totals), totalsJSON(snap.Totals)
 	d.Selection = sel.Paths
-	var b strings.Builder
-	b.WriteString(statusLine(snap, sel))
-	writeRetry(&b, d)
+	var head strings.Builder
+	head.WriteString(statusLine(snap, sel))
+	writeRetry(&head, d)
 	ctx := v.context
-	budget := v.textBudget(responseBudget-matchesTailReserve, budgetReserve) - b.Len()
-	// Each line is rendered when the page measures it, so the bound holds
-	// by the bytes written, context rows included.
+	budget := v.textBudget(responseBudget-matchesTailReserve, budgetReserve) - head.Len()
+	// What the caller put in the details (pattern, root, paths, problems)
+	// and the page's own fields are measured; the entries of the lines
+	// take what is left.
+	detBudget := MaxDetailsBytes - matchesDetailsReserve - detailsSize(d)
+	// Each line is rendered when the page measures it, so the bounds hold
+	// by the bytes written, context rows and details entries included.
 	cw := newContextWriter(snap, ctx)
 	rendered := map[int]string{}
-	used := 0
+	cost := map[int]int{} // details bytes of each line's entries
+	unverifiedSeen := map[string]bool{}
+	used, detUsed := 0, 0
 	size := func(l snapshot.Line) int {
 		row := formatLine(l, snapshot.MaxExcerptChars)
+		f, _ := snap.File(l.Path)
+		c := detailsSize(matchJSON(l, snapshot.MaxExcerptChars)) + len(`,"unverified":true,`)
+		if !f.Revision.Verified && !unverifiedSeen[l.Path] {
+			c += detailsSize(UnverifiedJSON{Path: shortenJSON(l.Path, maxEchoBytes), Reason: unverifiedReason}) + 1
+		}
 		if ctx > 0 {
 			// The first line of a page always comes, with as much of its
 			// context as fits; a later one waits for the next page when
 			// its context does not fit.
-			allow := 1 << 30
+			allow, allowJSON := 1<<30, 1<<30
 			if used == 0 {
-				allow = budget
+				allow, allowJSON = budget, detBudget-c
 			}
-			row = cw.render(l, row, allow)
+			row = cw.render(l, row, allow, allowJSON)
+			if cj, ok := cw.json[l.Match]; ok {
+				c += detailsSize(cj) + 1
+			}
 		}
-		rendered[l.Match] = row
+		if used > 0 && detUsed+c > detBudget {
+			// Over the details bound: the page ends before this line.
+			return math.MaxInt / 2
+		}
+		if !f.Revision.Verified {
+			unverifiedSeen[l.Path] = true
+		}
+		rendered[l.Match], cost[l.Match] = row, c
 		used += len(row)
+		detUsed += c
 		return len(row)
 	}
 	lines, next, done := snap.MatchesPage(sel, offset, v.limit, budget, size)
+	problems := d.Problems
+	for {
+		text := fillMatches(a, v, sel, offset, lines, next, done, rendered, cw, problems)
+		a.Text = head.String() + text
+		over := detailsSize(d) - MaxDetailsBytes
+		if over <= 0 || len(lines) <= 1 {
+			break
+		}
+		// The parts after the lines took more than their reserve: the
+		// page ends earlier (rare; the cursor made for it is not used).
+		k := len(lines)
+		for k > 1 && over > 0 {
+			k--
+			over -= cost[lines[k].Match]
+		}
+		lines, next, done = lines[:k], offset+k, false
+	}
+	return nil
+}
+
+// fillMatches sets the details of a matches page of lines (whose rows are
+// rendered) from offset, its cursor at next unless done, and returns the
+// text after the status line.
+func fillMatches(a *Answer, v view, sel snapshot.PathSelection, offset int, lines []snapshot.Line, next int, done bool, rendered map[int]string, cw *contextWriter, problems []string) string {
+	snap, ctx := v.snap, v.context
+	d := &a.Details
+	d.Matches, d.Context, d.UnverifiedFiles, d.Next, d.Cursor = nil, nil, nil, nil, ""
+	d.Problems = problems
+	var b strings.Builder
 	count := snap.Count(sel)
 	selTotal := count.Retained
 	if len(lines) == 0 {
@@ -1099,11 +1173,11 @@ func renderMatches(a *Answer, v view, sel snapshot.PathSelection, offset int) er
 		} else {
 			var ts []Target
 			for _, m := range d.Matches[:len(n)] {
-				if len(m.Path) <= maxEchoBytes {
+				if jsonCost(m.Path)-2 <= maxEchoBytes {
 					ts = append(ts, Target{Path: m.Path, Line: m.Line})
 				}
 			}
-			if len(ts) > 0 && len(snap.Meta.Root) <= maxEchoBytes {
+			if len(ts) > 0 && jsonCost(snap.Meta.Root)-2 <= maxEchoBytes {
 				addNext(d, Request{Mode: ModeInspect, Path: snap.Meta.Root, Targets: ts}, "the code around these lines (as the files are now)")
 			}
 		}
@@ -1121,8 +1195,7 @@ func renderMatches(a *Answer, v view, sel snapshot.PathSelection, offset int) er
 		}
 	}
 	writeNext(&b, d)
-	a.Text = b.String()
-	return nil
+	return b.String()
 }
 
 // source is a file read back for context, verified against its revision.
@@ -1181,9 +1254,9 @@ func (cw *contextWriter) source(path string) *source {
 }
 
 // render returns the match row with its context rows around it, within
-// allow bytes (the rows farthest from the match go first), and records the
-// context's JSON form.
-func (cw *contextWriter) render(l snapshot.Line, row string, allow int) string {
+// allow bytes of text and allowJSON bytes of the context's JSON form (the
+// rows farthest from the match go first), and records that JSON form.
+func (cw *contextWriter) render(l snapshot.Line, row string, allow, allowJSON int) string {
 	src := cw.source(l.Path)
 	if src.changed {
 		cw.json[l.Match] = ContextJSON{Match: l.Match, Path: l.Path, Changed: true}
@@ -1210,18 +1283,24 @@ func (cw *contextWriter) render(l snapshot.Line, row string, allow int) string {
 		return clip(strings.ToValidUTF8(strings.TrimRight(string(src.lines[n-1]), "\r\n"), "\uFFFD"), sampleTextChars*2)
 	}
 	rowOf := func(n int) string { return fmt.Sprintf("    -%d %s\n", n, text(n)) }
-	size := len(row)
+	// The JSON form holds each row's text as a string; the fields around
+	// them take contextJSONBytes and the path.
+	jsonOf := func(n int) int { return jsonCost(text(n)) + 1 }
+	size, jsize := len(row), contextJSONBytes+jsonCost(l.Path)
 	for n := first; n <= last; n++ {
 		if n != l.Number {
 			size += len(rowOf(n))
+			jsize += jsonOf(n)
 		}
 	}
-	for size > allow && (first < l.Number || last > l.Number) {
+	for (size > allow || jsize > allowJSON) && (first < l.Number || last > l.Number) {
 		if l.Number-first >= last-l.Number {
 			size -= len(rowOf(first))
+			jsize -= jsonOf(first)
 			first++
 		} else {
 			size -= len(rowOf(last))
+			jsize -= jsonOf(last)
 			last--
 		}
 	}

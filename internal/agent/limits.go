@@ -135,3 +135,28 @@ const (
 	// lines and cursor.
 	rankReserve = 1 << 10
 )
+
+// Bounds of the structured details (Answer.Details, the MCP
+// structuredContent and the "details" of --agent-format json).
+const (
+	// MaxDetailsBytes bounds an answer's details as JSON (json.Marshal,
+	// HTML characters escaped), errors included, as responseBudget bounds
+	// its text: every answer is at most 16 KiB of text plus 16 KiB of
+	// details.
+	MaxDetailsBytes = 16 << 10
+
+	// matchesDetailsReserve is what a matches page keeps free of its match
+	// entries for the rest of its details: the page, the cursor, the next
+	// calls and a budget note.
+	matchesDetailsReserve = 1200
+	// summaryDetailsReserve is what a summary keeps free of its file and
+	// sample entries for its page, cursors and next calls.
+	summaryDetailsReserve = 1600
+	// outlineDetailsReserve is what an outline page keeps free of its file
+	// entries for its page, cursor and problems.
+	outlineDetailsReserve = 1000
+)
+
+// contextJSONBytes is what the fields of one context entry take beside its
+// path and lines (match, firstLine, the names and brackets).
+const contextJSONBytes = 80

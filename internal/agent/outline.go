@@ -184,24 +184,64 @@ func outlineText(fo FileOutline) string {
 	return b.String()
 }
 
-// cutOutlineText is outlineText within max bytes: the lines that fit and a
-// note of how many items and members are left out.
-func cutOutlineText(fo FileOutline, max int) string {
-	text := outlineText(fo)
-	if len(text) <= max {
-		return text
+// noExportsNote is the note of a file without public surface.
+const noExportsNote = "no exports"
+
+// cutOutline is fo within maxText bytes of text and maxJSON bytes of
+// JSON: the items and members that fit in both, in order, with a note (in
+// the text, and in the details' Note) of how many are left out.
+func cutOutline(fo FileOutline, maxText, maxJSON int) (FileOutline, string) {
+	out := fo
+	out.Items = nil
+	total := 0
+	for _, it := range fo.Items {
+		total += 1 + len(it.Members)
 	}
-	lines := strings.SplitAfter(text, "\n")
 	var b strings.Builder
-	for i, l := range lines {
-		if b.Len()+len(l)+80 > max {
-			fmt.Fprintf(&b, "  … %d more items and members not shown (16 KiB bound); inspect the file instead\n", len(lines)-i-1)
+	b.WriteString(outlineText(out))
+	used := detailsSize(out) + cutNoteBytes
+	shown := 0
+	fits := func(line string, c int) bool {
+		return b.Len()+len(line)+cutNoteBytes <= maxText && used+c <= maxJSON
+	}
+items:
+	for _, it := range fo.Items {
+		line := fmt.Sprintf("  %d-%d  %s\n", it.StartLine, it.EndLine, it.Signature)
+		head := OutlineItem{DeclJSON: it.DeclJSON}
+		c := detailsSize(head) + 1
+		if !fits(line, c) {
 			break
 		}
-		b.WriteString(l)
+		b.WriteString(line)
+		used += c
+		shown++
+		out.Items = append(out.Items, head)
+		last := &out.Items[len(out.Items)-1]
+		for _, m := range it.Members {
+			line := fmt.Sprintf("    %d-%d  %s\n", m.StartLine, m.EndLine, m.Signature)
+			c := detailsSize(m) + 1
+			if !fits(line, c) {
+				break items
+			}
+			b.WriteString(line)
+			used += c
+			shown++
+			last.Members = append(last.Members, m)
+		}
 	}
-	return b.String()
+	if left := total - shown; left > 0 {
+		note := fmt.Sprintf("%d more items and members not shown (16 KiB bound); inspect the file instead", left)
+		fmt.Fprintf(&b, "  … %s\n", note)
+		if out.Note != "" {
+			note = out.Note + "; " + note
+		}
+		out.Note = note
+	}
+	return out, b.String()
 }
+
+// cutNoteBytes is what cutOutline keeps for its note.
+const cutNoteBytes = 120
 
 // JSONOutlines gives outlines with members nested, for --json.
 func JSONOutlines(outlines []FileOutline) []map[string]any {
@@ -311,6 +351,10 @@ func outlinePage(env Env, root string, subs, files []string, offset int, exports
 	otherLen := 0
 	next := offset
 	var body strings.Builder
+	// The details' entries are measured as the text is: a file that does
+	// not fit either ends the page (the cursor goes on from it).
+	detBudget := MaxDetailsBytes - outlineDetailsReserve - detailsSize(d)
+	detUsed := 0
 fill:
 	for next < len(files) {
 		chunk := files[next:min(len(files), next+outlineChunk)]
@@ -318,11 +362,13 @@ fill:
 			used := b.Len() + body.Len() + otherLen
 			if fo.Note == noParserNote {
 				add := len(shorten(fo.Path, maxEchoBytes)) + 2
-				if next > offset && used+add > budget {
+				c := jsonCost(fo.Path) + 1
+				if next > offset && (used+add > budget || detUsed+c > detBudget) {
 					break fill
 				}
 				other = append(other, fo.Path)
 				otherLen += add
+				detUsed += c
 				next++
 				continue
 			}
@@ -331,24 +377,30 @@ fill:
 				if len(fo.Items) == 0 && fo.Note == "" {
 					// No public surface: named on the compact line.
 					add := len(shorten(fo.Path, maxEchoBytes)) + 2
-					if next > offset && used+add > budget {
+					c := detailsSize(FileOutline{Path: fo.Path, Note: noExportsNote}) + 1
+					if next > offset && (used+add > budget || detUsed+c > detBudget) {
 						break fill
 					}
 					none = append(none, fo.Path)
 					otherLen += add
+					detUsed += c
 					next++
 					continue
 				}
 			}
 			text := outlineText(fo)
-			if used+len(text) > budget {
+			c := detailsSize(fo) + 1
+			if used+len(text) > budget || detUsed+c > detBudget {
 				if next > offset {
 					break fill
 				}
-				text = cutOutlineText(fo, budget-used) // one file over the bound
+				// One file over the bound: as many of its items as fit.
+				fo, text = cutOutline(fo, budget-used, detBudget-detUsed)
+				c = detailsSize(fo) + 1
 			}
 			body.WriteString(text)
 			d.Outlines = append(d.Outlines, fo)
+			detUsed += c
 			next++
 		}
 	}
@@ -362,7 +414,7 @@ fill:
 	compactLine(&b, "Without exports", none)
 	d.OtherFiles = other
 	for _, p := range none {
-		d.Outlines = append(d.Outlines, FileOutline{Path: p, Note: "no exports"})
+		d.Outlines = append(d.Outlines, FileOutline{Path: p, Note: noExportsNote})
 	}
 	done := next >= len(files)
 	d.Page = &PageJSON{Kind: string(snapshot.KindOutline), Offset: offset, Count: next - offset, Total: len(files), Done: done}

@@ -42,6 +42,8 @@ func (r *run) agent() int {
 // mcp serves the agent tool over MCP (stdio, or streamable HTTP).
 func (r *run) mcp() int {
 	cwd, _ := os.Getwd()
+	// Clients are told the binary's version (stamped, or the module's).
+	mcpserver.Version = Version
 	var err error
 	if r.cfg.MCPHTTP != "" {
 		err = mcpserver.ServeHTTP(r.cfg.MCPHTTP, cwd, mcpserver.Options{AllowOrigins: r.cfg.MCPAllowOrigins}, r.stderr)

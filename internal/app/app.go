@@ -39,14 +39,21 @@ var Version = defaultVersion
 // RGVersion is the ripgrep release whose command line evgrep follows.
 const RGVersion = "15.2.0"
 
-// versionText is --version's output. Run through a link named rg (as a
-// drop-in replacement), the first line reads as rg 15.2's so that tools
-// that check "ripgrep N.N.N" accept it; otherwise it names evgrep.
-func versionText(argv0 string) string {
+// versionText is -V's output, or with long --version's. Run through a
+// link named rg (as a drop-in replacement), the first line reads as rg
+// 15.2's, with evgrep's version where rg names its revision, so that tools
+// that check "ripgrep N.N.N" accept it; otherwise it names evgrep. The
+// long form adds, as rg 15.2's does, the features and the PCRE2 line (-P
+// works in every build: a Go PCRE2, without JIT).
+func versionText(argv0 string, long bool) string {
+	first := "evgrep " + Version + " (ripgrep " + RGVersion + " compatible)\n"
 	if argv0 == "rg" {
-		return "ripgrep " + RGVersion + " (evgrep " + Version + ")\n\nfeatures:-pcre2\n"
+		first = "ripgrep " + RGVersion + " (evgrep " + Version + ")\n"
 	}
-	return "evgrep " + Version + " (ripgrep " + RGVersion + " compatible)\n"
+	if !long {
+		return first
+	}
+	return first + "\nfeatures:+pcre2\n\n" + pcre2.VersionText() + "\n"
 }
 
 // Exit codes, as rg.
@@ -94,7 +101,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		cli.WriteHelp(stdout, Version)
 		return exitMatch
 	case cli.CmdVersion:
-		fmt.Fprint(stdout, versionText(filepath.Base(os.Args[0])))
+		fmt.Fprint(stdout, versionText(filepath.Base(os.Args[0]), cfg.VersionLong))
 		return exitMatch
 	case cli.CmdGenerate:
 		prog := "evgrep"

@@ -72,6 +72,9 @@ type Config struct {
 	Warnings []string
 
 	Command Command
+	// VersionLong is set for --version (rg 15's long form, with the
+	// features); -V, written last, asks for the short one.
+	VersionLong bool
 	// Paths are the roots to search; UsingDefaultPath is set when none
 	// was given (rg prints paths without "./" then).
 	Paths            []string
@@ -147,6 +150,7 @@ func Load(argv []string, env Env) (*Config, error) {
 		return c, nil
 	case a.Has("version"):
 		c.Command = CmdVersion
+		c.VersionLong = a.Written("version") == "--version"
 		return c, nil
 	case a.Has("generate"):
 		c.Command = CmdGenerate
@@ -438,6 +442,7 @@ func searchConfig(a *Args, out OutputKind, lineNumbersByDefault bool) (search.Co
 	}
 	if a.Has("null-data") {
 		sc.LineTerm = 0
+		sc.EveryLine = !a.Has("multiline")
 	}
 	var err error
 	if sc.Before, sc.After, err = contexts(a); err != nil {

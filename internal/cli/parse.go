@@ -24,7 +24,13 @@ type Args struct {
 	sequence    []FlagValue
 	occurrences map[string]int
 	Positional  []string
+	// written is each flag as it was last written (-V or --version).
+	written map[string]string
 }
+
+// Written returns the flag as it was last written on the command line
+// ("-V" or "--version"), or "" when it is absent.
+func (a *Args) Written(name string) string { return a.written[name] }
 
 // Has reports whether the flag (by long name) is present after overrides.
 func (a *Args) Has(name string) bool { return a.present[name] }
@@ -72,6 +78,7 @@ func Parse(argv []string) (*Args, error) {
 		present:     map[string]bool{},
 		values:      map[string][]string{},
 		occurrences: map[string]int{},
+		written:     map[string]string{},
 	}
 	// as is the flag as written (-A or --after-context), for messages.
 	var set func(d *flagDef, as, val string, hasVal bool) error
@@ -107,6 +114,7 @@ func Parse(argv []string) (*Args, error) {
 		}
 		a.present[d.long] = true
 		a.occurrences[d.long]++
+		a.written[d.long] = as
 		if hasVal {
 			if d.multiple {
 				a.values[d.long] = append(a.values[d.long], val)

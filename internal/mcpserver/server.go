@@ -31,8 +31,9 @@ import (
 // ToolName is the name of the search tool.
 const ToolName = "search"
 
-// Version is reported to clients.
-const Version = "0.1.0"
+// Version is reported to clients as the server's version: the binary
+// sets it to its own (internal/app.Version) before serving.
+var Version = "0.1.0"
 
 // server is the MCP server of one process: the SDK server with the search
 // tool, and the state of its sessions.

@@ -42,7 +42,7 @@ type Options struct {
 	HasReplacement    bool
 	MaxColumns        int
 	MaxColumnsPreview bool
-	MaxCount          int64 // -1 = no limit
+	MaxCount          int64 // -m, -1 = no limit (search.Config.MaxMatches enforces it, as rg 15's searcher does)
 	FieldMatchSep     []byte
 	FieldContextSep   []byte
 	ContextSeparator  []byte // nil = none

@@ -20,7 +20,6 @@ type JSON struct {
 	tmp          []byte      // one rendered piece
 	u16          utf16Cursor // UTF-16 columns of the line being written
 	matchCount   int64
-	afterLeft    int
 	beginPrinted bool
 	start        time.Time
 	stats        Stats
@@ -43,7 +42,6 @@ func (p *JSON) Reset(path string) {
 	p.path = []byte(path)
 	p.pathJSON = appendData(p.pathJSON[:0], p.path)
 	p.matchCount = 0
-	p.afterLeft = 0
 	p.beginPrinted = false
 	p.start = time.Now()
 	p.stats = Stats{}
@@ -75,30 +73,10 @@ func (p *JSON) writeBegin() {
 	p.beginPrinted = true
 }
 
-func (p *JSON) shouldQuit(s *search.Searcher) bool {
-	mc := p.w.opts.MaxCount
-	if mc < 0 || p.matchCount < mc || passthruPastLimit(s) {
-		return false
-	}
-	return p.afterLeft == 0
-}
-
 // Matched implements search.Sink.
 func (p *JSON) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	p.writeBegin()
 	p.matchCount++
-	if mc := p.w.opts.MaxCount; mc >= 0 && p.matchCount > mc && passthruPastLimit(s) {
-		p.replRngs = p.replRngs[:0]
-		forEachLine(m.Bytes, s.Config().LineTerm, m.AbsOffset, m.LineNumber, func(line []byte, abs int64, lineNo uint64) {
-			p.writeLineMessage("context", line, lineNo, abs, nil)
-		})
-		return true, nil
-	}
-	if mc := p.w.opts.MaxCount; mc >= 0 && p.matchCount > mc {
-		p.afterLeft = max(p.afterLeft-1, 0)
-	} else {
-		p.afterLeft = s.Config().After
-	}
 	p.stats.MatchedLines += countLines(m.Bytes, s.Config().LineTerm)
 	if !s.Config().Multiline {
 		// One line: its submatches are written as they are found, so
@@ -122,29 +100,28 @@ func (p *JSON) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 		})
 		p.w.buf.WriteString("]}}\n")
 		p.stats.Matches += n
-		return !p.shouldQuit(s), nil
+		return true, nil
 	}
 	p.matches = findMatches(s, p.m, m.Buffer, m.Start, m.Start+len(m.Bytes), true, p.matches)
 	p.stats.Matches += uint64(len(p.matches))
 	p.replace(s, m.Buffer, m.Start, m.Start+len(m.Bytes), true)
 	p.writeLineMessage("match", m.Bytes, m.LineNumber, m.AbsOffset, p.matches)
-	return !p.shouldQuit(s), nil
+	return true, nil
 }
 
 // Context implements search.Sink.
 func (p *JSON) Context(s *search.Searcher, c *search.Context) (bool, error) {
 	p.writeBegin()
 	p.matches = p.matches[:0]
-	if c.Kind == search.ContextAfter {
-		p.afterLeft = max(p.afterLeft-1, 0)
-	}
 	p.replRngs = p.replRngs[:0]
 	if s.Config().Invert {
-		p.matches = findMatches(s, p.m, c.Bytes, 0, len(c.Bytes), false, p.matches)
+		// A multiline search keeps the terminator in the haystack, as for
+		// matches (rg lists an `a\n` submatch of a context line).
+		p.matches = findMatches(s, p.m, c.Bytes, 0, len(c.Bytes), true, p.matches)
 		p.replace(s, c.Bytes, 0, len(c.Bytes), false)
 	}
 	p.writeLineMessage("context", c.Bytes, c.LineNumber, c.AbsOffset, p.matches)
-	return !p.shouldQuit(s), nil
+	return true, nil
 }
 
 // ContextBreak implements search.Sink.

@@ -21,7 +21,6 @@ type Standard struct {
 	replRngs []Range
 	// per search
 	matchCount   int64
-	afterLeft    int
 	binaryOffset int64
 	start        time.Time
 	stats        Stats
@@ -53,7 +52,6 @@ func (p *Standard) Reset(path string) {
 		p.path = nil
 	}
 	p.matchCount = 0
-	p.afterLeft = 0
 	p.binaryOffset = -1
 	p.start = time.Now()
 	p.stats = Stats{}
@@ -76,38 +74,9 @@ func (p *Standard) MatchCount() int64 { return p.matchCount }
 
 func (p *Standard) opts() *Options { return p.w.opts }
 
-func (p *Standard) moreThanLimit() bool {
-	return p.opts().MaxCount >= 0 && p.matchCount > p.opts().MaxCount
-}
-
-func (p *Standard) shouldQuit(s *search.Searcher) bool {
-	if p.opts().MaxCount < 0 || p.matchCount < p.opts().MaxCount || passthruPastLimit(s) {
-		return false
-	}
-	return p.afterLeft == 0
-}
-
-// passthruPastLimit reports whether matches past -m are shown as context
-// lines until the end of the input (rg 15 with --passthru).
-func passthruPastLimit(s *search.Searcher) bool {
-	return s.Config().Passthru && !s.Config().Invert
-}
-
 // Matched implements search.Sink.
 func (p *Standard) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	p.matchCount++
-	if p.moreThanLimit() && passthruPastLimit(s) {
-		p.matches = p.matches[:0]
-		forEachLine(m.Bytes, s.Config().LineTerm, m.AbsOffset, m.LineNumber, func(line []byte, abs int64, lineNo uint64) {
-			p.sink(s, line, abs, lineNo, true, false)
-		})
-		return true, nil
-	}
-	if p.moreThanLimit() {
-		p.afterLeft = max(p.afterLeft-1, 0)
-	} else {
-		p.afterLeft = s.Config().After
-	}
 	start, end := m.Start, m.Start+len(m.Bytes)
 	// A preview without colour counts the line's matches (rg), which the
 	// streaming -o path does not keep.
@@ -115,7 +84,7 @@ func (p *Standard) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	if p.opts().OnlyMatching && !p.opts().HasReplacement && !s.Config().Multiline && !preview &&
 		!(s.Config().Binary == search.BinaryConvert && p.binaryOffset >= 0) {
 		p.onlyMatching(s, m)
-		return !p.shouldQuit(s), nil
+		return true, nil
 	}
 	p.matches = p.matches[:0]
 	if p.needMatches {
@@ -130,7 +99,7 @@ func (p *Standard) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 		return false, nil
 	}
 	p.sink(s, m.Bytes, m.AbsOffset, m.LineNumber, false, hasRepl)
-	return !p.shouldQuit(s), nil
+	return true, nil
 }
 
 // onlyMatching prints a match line's occurrences as -o does (sink's
@@ -168,9 +137,6 @@ func (p *Standard) onlyMatching(s *search.Searcher, m *search.Match) {
 func (p *Standard) Context(s *search.Searcher, c *search.Context) (bool, error) {
 	p.matches = p.matches[:0]
 	hasRepl := false
-	if c.Kind == search.ContextAfter {
-		p.afterLeft = max(p.afterLeft-1, 0)
-	}
 	if s.Config().Invert {
 		if p.needMatches {
 			p.matches = findMatches(s, p.m, c.Bytes, 0, len(c.Bytes), false, p.matches)
@@ -181,7 +147,7 @@ func (p *Standard) Context(s *search.Searcher, c *search.Context) (bool, error) 
 		return false, nil
 	}
 	p.sink(s, c.Bytes, c.AbsOffset, c.LineNumber, true, hasRepl)
-	return !p.shouldQuit(s), nil
+	return true, nil
 }
 
 // ContextBreak implements search.Sink.
@@ -667,19 +633,6 @@ func (p *Standard) writeExceeded(b []byte, line Range, matches []Range, midx *in
 		fmt.Fprintf(&p.w.buf, "[Omitted long line with %d matches]", nOrig)
 	}
 	p.w.writeLineTerm()
-}
-
-// forEachLine calls f with each line of a block, its offset and its line
-// number (0 stays 0: line numbers off).
-func forEachLine(b []byte, term byte, abs int64, lineNo uint64, f func([]byte, int64, uint64)) {
-	for ls := 0; ls < len(b); {
-		le := lineEndIn(b, ls, term)
-		f(b[ls:le], abs+int64(ls), lineNo)
-		if lineNo > 0 {
-			lineNo++
-		}
-		ls = le
-	}
 }
 
 func trimPrefix(b []byte, r Range) Range {

@@ -15,7 +15,6 @@ type Summary struct {
 	hpath        []byte // its hyperlink path (nil: none)
 	kind         SummaryKind
 	matchCount   uint64
-	afterLeft    int // after-context lines left after the last match
 	binaryOffset int64
 	start        time.Time
 	stats        Stats
@@ -44,7 +43,6 @@ func (p *Summary) Reset(path string) {
 		p.hpath = p.w.opts.hyperlinkPath(path)
 	}
 	p.matchCount = 0
-	p.afterLeft = 0
 	p.binaryOffset = -1
 	p.start = time.Now()
 	p.stats = Stats{}
@@ -63,12 +61,6 @@ func (p *Summary) quitEarly() bool {
 	return p.kind == SummaryQuiet || p.kind == SummaryPathWithMatch || p.kind == SummaryPathWithoutMatch
 }
 
-// shouldQuit: -m is reached and no after-context line is left (rg 15
-// counts the matching lines within the after context of the last one).
-func (p *Summary) shouldQuit() bool {
-	return p.w.opts.MaxCount >= 0 && p.matchCount >= uint64(p.w.opts.MaxCount) && p.afterLeft == 0
-}
-
 // Matched implements search.Sink.
 func (p *Summary) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	multi := s.Config().Multiline
@@ -84,26 +76,18 @@ func (p *Summary) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	} else {
 		p.matchCount++
 	}
-	if mc := p.w.opts.MaxCount; mc >= 0 && p.matchCount > uint64(mc) {
-		p.afterLeft = max(p.afterLeft-1, 0)
-	} else {
-		p.afterLeft = s.Config().After
-	}
 	if p.track {
 		p.stats.Matches += n
 		p.stats.MatchedLines += countLines(m.Bytes, s.Config().LineTerm)
 	} else if p.quitEarly() {
 		return false, nil
 	}
-	return !p.shouldQuit(), nil
+	return true, nil
 }
 
 // Context implements search.Sink.
-func (p *Summary) Context(_ *search.Searcher, c *search.Context) (bool, error) {
-	if c.Kind == search.ContextAfter {
-		p.afterLeft = max(p.afterLeft-1, 0)
-	}
-	return !p.shouldQuit(), nil
+func (p *Summary) Context(*search.Searcher, *search.Context) (bool, error) {
+	return true, nil
 }
 
 // ContextBreak implements search.Sink.

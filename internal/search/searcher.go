@@ -28,10 +28,16 @@ type Config struct {
 	// Multiline makes slice searches find matches across lines.
 	Multiline bool
 	Binary    BinaryMode
-	// MaxMatches is -m for multiline searches (0: none): without after
-	// context, rg 15 stops taking matches into a block of adjacent lines
-	// once it has that many.
+	// MaxMatches is -m (0: none). As in rg 15, the searcher enforces it,
+	// not the printers: it counts matching lines (inverted lines with -v;
+	// regex matches in a multiline search), stops finding matches once
+	// it has that many, and then shows the after context line by line,
+	// where a line that matches on its own is reported as a match.
 	MaxMatches int64
+	// EveryLine tests every line, as rg does when its matcher's line
+	// terminator is NUL (--null-data without -U): past -m no line matches
+	// any more, so with -v every line does.
+	EveryLine bool
 	// StopOnNonmatch ends a search at the first non-matching line after a
 	// matching one (rg 15's --stop-on-nonmatch; no effect with Invert).
 	StopOnNonmatch bool
@@ -102,6 +108,13 @@ type core struct {
 	hasSunk         bool
 	hasMatched      bool // a line matched (for StopOnNonmatch)
 	binaryOffset    int64
+	count           int64 // matches counted against MaxMatches
+}
+
+// exceeded reports whether -m's count is reached (grep-searcher's
+// has_exceeded_match_limit).
+func (c *core) exceeded() bool {
+	return c.s.cfg.MaxMatches > 0 && c.count >= c.s.cfg.MaxMatches
 }
 
 func (s *Searcher) newCore(sink Sink, slice bool) *core {
@@ -247,9 +260,19 @@ func (c *core) afterContextByLine(buf []byte, upto int) (bool, error) {
 	if c.afterLeft == 0 {
 		return true, nil
 	}
+	exceeded := c.exceeded()
 	for ls := c.lastLineVisited; ls < upto; {
 		le := lineEnd(buf, ls, upto, c.term())
-		if ok, err := c.sinkContext(buf, ls, le, ContextAfter); !ok || err != nil {
+		if exceeded && c.s.m.IsMatch(c.withoutTerminator(buf[ls:le])) != c.s.cfg.Invert {
+			// Past -m, a line of the after context that matches on its
+			// own is reported as a match, and still uses up one line.
+			left := c.afterLeft
+			c.pos = le
+			if ok, err := c.sinkMatched(buf, ls, le); !ok || err != nil {
+				return false, err
+			}
+			c.afterLeft = left - 1
+		} else if ok, err := c.sinkContext(buf, ls, le, ContextAfter); !ok || err != nil {
 			return false, err
 		}
 		if c.afterLeft == 0 {
@@ -285,7 +308,7 @@ func (c *core) withoutTerminator(line []byte) []byte {
 
 // findLine returns the next matching line at or after c.pos.
 func (c *core) findLine(buf []byte) (int, int, bool) {
-	if c.pos >= len(buf) {
+	if c.pos >= len(buf) || c.exceeded() {
 		return 0, 0, false
 	}
 	s, e, ok := c.s.lines.NextLine(buf, c.pos)
@@ -298,14 +321,19 @@ func (c *core) findLine(buf []byte) (int, int, bool) {
 // matchByLine searches the complete lines of buf from c.pos on. It reports
 // false when the search must stop.
 func (c *core) matchByLine(buf []byte) (bool, error) {
-	if c.s.cfg.Passthru || (c.s.cfg.StopOnNonmatch && !c.s.cfg.Invert) {
+	// rg tests every line for --passthru, --stop-on-nonmatch and
+	// EveryLine; the two ways differ past -m.
+	if c.s.cfg.Passthru || (c.s.cfg.StopOnNonmatch && !c.s.cfg.Invert) || c.s.cfg.EveryLine {
 		return c.matchByLineSlow(buf)
 	}
 	for c.pos < len(buf) {
 		if c.s.cfg.Invert {
-			ok, err := c.matchByLineInvert(buf)
-			if !ok || err != nil {
+			ok, limit, err := c.matchByLineInvert(buf)
+			if err != nil || !ok && !limit {
 				return false, err
+			}
+			if limit {
+				break
 			}
 			continue
 		}
@@ -313,6 +341,7 @@ func (c *core) matchByLine(buf []byte) (bool, error) {
 		if !found {
 			break
 		}
+		c.count++
 		if c.maxContext() > 0 {
 			if ok, err := c.afterContextByLine(buf, s); !ok || err != nil {
 				return false, err
@@ -329,11 +358,16 @@ func (c *core) matchByLine(buf []byte) (bool, error) {
 	if ok, err := c.afterContextByLine(buf, len(buf)); !ok || err != nil {
 		return false, err
 	}
+	if c.exceeded() && c.afterLeft == 0 {
+		return false, nil
+	}
 	c.pos = len(buf)
 	return true, nil
 }
 
-func (c *core) matchByLineInvert(buf []byte) (bool, error) {
+// matchByLineInvert reports the lines before the next matching line (or
+// the end of buf); limit tells that -m's count was reached.
+func (c *core) matchByLineInvert(buf []byte) (ok, limit bool, err error) {
 	start := c.pos
 	var end int
 	if s, e, found := c.findLine(buf); found {
@@ -344,33 +378,45 @@ func (c *core) matchByLineInvert(buf []byte) (bool, error) {
 		c.pos = end
 	}
 	if start >= end {
-		return true, nil
+		return true, false, nil
 	}
 	if ok, err := c.afterContextByLine(buf, start); !ok || err != nil {
-		return false, err
+		return false, false, err
 	}
 	if ok, err := c.beforeContextByLine(buf, start); !ok || err != nil {
-		return false, err
+		return false, false, err
 	}
 	for ls := start; ls < end; {
 		le := lineEnd(buf, ls, end, c.term())
+		c.count++
 		if ok, err := c.sinkMatched(buf, ls, le); !ok || err != nil {
-			return false, err
+			return false, false, err
+		}
+		if c.exceeded() {
+			// rg goes on with the after context of this line (c.pos is
+			// past the matching line that ended the run, as in rg).
+			return false, true, nil
 		}
 		ls = le
 	}
-	return true, nil
+	return true, false, nil
 }
 
 // matchByLineSlow tests every line; used for --passthru and
 // --stop-on-nonmatch.
 func (c *core) matchByLineSlow(buf []byte) (bool, error) {
 	for c.pos < len(buf) {
+		exceeded := c.exceeded()
+		if exceeded && !c.s.cfg.Passthru && c.afterLeft == 0 {
+			return false, nil
+		}
 		ls := c.pos
 		le := lineEnd(buf, ls, len(buf), c.term())
-		matched := c.s.m.IsMatch(c.withoutTerminator(buf[ls:le]))
+		// Past -m no line matches any more (so with -v every line does).
+		matched := !exceeded && c.s.m.IsMatch(c.withoutTerminator(buf[ls:le]))
 		c.pos = le
 		if matched != c.s.cfg.Invert {
+			c.count++
 			if ok, err := c.beforeContextByLine(buf, ls); !ok || err != nil {
 				return false, err
 			}
@@ -510,12 +556,13 @@ func (c *core) multiline(data []byte) error {
 		return c.sinkMatched(data, ls, le)
 	}
 	keepGoing := true
-	taken := int64(0)
 	for _, m := range matches {
-		if c.s.cfg.MaxMatches > 0 && taken >= c.s.cfg.MaxMatches && c.s.cfg.After == 0 {
+		if c.exceeded() {
+			// rg's find answers nothing past -m; the after context
+			// follows line by line.
 			break
 		}
-		taken++
+		c.count++
 		// The search has reached the end of each match it found (rg's
 		// MultiLine advances past it before reporting the block before).
 		c.pos = max(m.End, min(m.Start+1, len(data)))
@@ -561,11 +608,18 @@ func (c *core) multilineInvert(data []byte, matches []matcher.Range) error {
 		if start >= end {
 			return true, nil
 		}
-		if ok, err := c.afterContextByLine(data, start); !ok || err != nil {
-			return false, err
-		}
-		if ok, err := c.beforeContextByLine(data, start); !ok || err != nil {
-			return false, err
+		if c.s.cfg.Passthru {
+			// The lines of the matches before the run are context.
+			if ok, err := c.otherContextByLine(data, start); !ok || err != nil {
+				return false, err
+			}
+		} else {
+			if ok, err := c.afterContextByLine(data, start); !ok || err != nil {
+				return false, err
+			}
+			if ok, err := c.beforeContextByLine(data, start); !ok || err != nil {
+				return false, err
+			}
 		}
 		for ls := start; ls < end; {
 			le := lineEnd(data, ls, end, term)
@@ -578,11 +632,16 @@ func (c *core) multilineInvert(data []byte, matches []matcher.Range) error {
 	}
 	pos := 0
 	for _, m := range matches {
-		c.pos = max(c.pos, m.End)
+		if c.exceeded() {
+			// Past -m rg finds no match: the rest is one inverted run.
+			break
+		}
 		ls, le := locate(data, term, m.Start, m.End)
 		if le <= pos {
 			continue
 		}
+		c.pos = max(c.pos, m.End)
+		c.count++
 		if ok, err := emit(pos, max(pos, ls)); !ok || err != nil {
 			return err
 		}
@@ -592,6 +651,10 @@ func (c *core) multilineInvert(data []byte, matches []matcher.Range) error {
 		return err
 	}
 	c.pos = len(data)
+	if c.s.cfg.Passthru {
+		_, err := c.otherContextByLine(data, len(data))
+		return err
+	}
 	_, err := c.afterContextByLine(data, len(data))
 	return err
 }
