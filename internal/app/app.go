@@ -203,6 +203,8 @@ func (r *run) main() int {
 	switch cfg.Command {
 	case cli.CmdOutline:
 		return r.outline(wopts)
+	case cli.CmdStructural:
+		return r.structuralSearch(wopts)
 	case cli.CmdFiles:
 		err = r.files(wopts)
 	default:

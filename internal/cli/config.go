@@ -48,6 +48,7 @@ const (
 	CmdMCP
 	CmdOutline
 	CmdGenerate
+	CmdStructural
 )
 
 // Env describes the process environment that rg consults when choosing
@@ -155,7 +156,7 @@ func Load(argv []string, env Env) (*Config, error) {
 	if len(pos) > 0 {
 		patternSlot, pos, hasPatternSlot = pos[0], pos[1:], true
 	}
-	takesFirstAsPath := a.Has("file") || a.Has("files") || a.Has("regexp") || a.Has("type-list") || a.Has("outline")
+	takesFirstAsPath := a.Has("file") || a.Has("files") || a.Has("regexp") || a.Has("type-list") || a.Has("outline") || structural(a)
 	paths := append([]string(nil), pos...)
 	if takesFirstAsPath && hasPatternSlot {
 		paths = append([]string{patternSlot}, paths...)
@@ -279,7 +280,7 @@ func engine(a *Args) Engine {
 // patterns is rg's `patterns()`: the -e values, else the positional
 // pattern; then the lines of every -f file.
 func patterns(a *Args, env Env, slot string, hasSlot bool) ([]string, error) {
-	if a.Has("files") || a.Has("type-list") || a.Has("outline") {
+	if a.Has("files") || a.Has("type-list") || a.Has("outline") || structural(a) {
 		return nil, nil
 	}
 	var out []string
@@ -347,7 +348,7 @@ func defaultPaths(a *Args, env Env, paths []string) ([]string, bool) {
 			fileIsStdin = true
 		}
 	}
-	searchCwd := !env.StdinReadable || (a.Has("file") && fileIsStdin) || a.Has("files") || a.Has("type-list") || a.Has("pcre2-version") || a.Has("outline")
+	searchCwd := !env.StdinReadable || (a.Has("file") && fileIsStdin) || a.Has("files") || a.Has("type-list") || a.Has("pcre2-version") || a.Has("outline") || structural(a)
 	if searchCwd {
 		return []string{"./"}, true
 	}
@@ -722,6 +723,8 @@ func command(a *Args, never bool) Command {
 		return CmdTypeList
 	case a.Has("outline"):
 		return CmdOutline
+	case structural(a):
+		return CmdStructural
 	case a.Has("files"):
 		return CmdFiles
 	case never:
@@ -729,6 +732,10 @@ func command(a *Args, never bool) Command {
 	}
 	return CmdSearch
 }
+
+// structural reports whether a structural search was asked for (--ast,
+// --kind or --rule); its paths are all positional.
+func structural(a *Args) bool { return a.Has("ast") || a.Has("kind") || a.Has("rule") }
 
 func usizeOf(a *Args, name string) (int, error) {
 	v, ok := a.Value(name)

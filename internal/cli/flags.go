@@ -193,6 +193,12 @@ var flagTable = []flagDef{
 	{long: "mcp-http", value: true},
 	{long: "mcp-allow-origin", value: true},
 	{long: "outline"},
+	{long: "ast", value: true, hyphen: true},
+	{long: "lang", value: true},
+	{long: "kind", value: true},
+	{long: "rule", value: true, multiple: true},
+	{long: "rewrite", value: true, hyphen: true},
+	{long: "apply"},
 }
 
 var (

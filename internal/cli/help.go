@@ -124,6 +124,13 @@ var flagHelp = map[string]string{
 	"outline":       "evgrep: print the declarations of files (with --json: structured).",
 
 	"mcp-allow-origin": "evgrep: serve browser pages of this origin over --mcp-http (exact match, repeatable).",
+
+	"ast":     "evgrep: structural search with ast-grep's pattern language ($A, $$$A, $_).",
+	"lang":    "evgrep: the language of --ast, --kind and --rewrite (go, python, rust, ...).",
+	"kind":    "evgrep: structural search for syntax nodes of a kind (with --lang).",
+	"rule":    "evgrep: structural search with an ast-grep rule file (YAML, repeatable).",
+	"rewrite": "evgrep: print a unified diff replacing each structural match with TEMPLATE.",
+	"apply":   "evgrep: write the --rewrite edits (each file only if unchanged since read).",
 }
 
 // WriteHelp prints evgrep's help in rg's layout: usage, arguments, then

@@ -1,0 +1,2 @@
+package structural
+func fixGoConversion(lang *Lang, p *Pattern) {}
