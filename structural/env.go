@@ -3,6 +3,7 @@ package structural
 import (
 	"bytes"
 	"sort"
+	"strings"
 
 	"github.com/evgrep/evgrep/syntax"
 )
@@ -22,6 +23,26 @@ type env struct {
 	budget   int
 	kidsBuf  [][]int32 // reusable child lists, by depth
 	depth    int
+	comments map[uint16]bool // kinds that are comments, by symbol
+}
+
+// comment reports whether node i is a comment (a named node whose kind
+// says so).
+func (e *env) comment(i int32) bool {
+	n := &e.t.Nodes[i]
+	return n.Named() && e.commentKind(n.Kind)
+}
+
+func (e *env) commentKind(k uint16) bool {
+	c, ok := e.comments[k]
+	if !ok {
+		if e.comments == nil {
+			e.comments = map[uint16]bool{}
+		}
+		c = strings.Contains(syntax.KindName(e.t.Lang, k), "comment")
+		e.comments[k] = c
+	}
+	return c
 }
 
 func (e *env) reset() { e.bindings = e.bindings[:0] }

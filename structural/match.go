@@ -10,9 +10,9 @@ import (
 type outcome uint8
 
 const (
-	noMatch   outcome = iota
-	matched           // both consumed
-	skipCand          // the code node is trivial: skip it, keep the pattern node
+	noMatch  outcome = iota
+	matched          // both consumed
+	skipCand         // the code node is trivial: skip it, keep the pattern node
 )
 
 // matchNode compares pattern node p with code node i (ast-grep's
@@ -135,6 +135,10 @@ func matchList(goals []*pnode, cands []int32, e *env) bool {
 				}
 				break
 			}
+			if e.comment(cands[ci]) && !isCommentGoal(goals[gi], e) {
+				ci++ // comments in the code are passed over, as ast-grep does
+				continue
+			}
 			r := matchNode(goals[gi], cands[ci], e)
 			if r == matched {
 				break
@@ -169,4 +173,9 @@ func bindEllipsis(g *pnode, nodes []int32, skipped int, e *env) bool {
 		k = 0
 	}
 	return e.bindMulti(g.name, nodes[:k])
+}
+
+// isCommentGoal: the pattern itself has a comment here.
+func isCommentGoal(g *pnode, e *env) bool {
+	return g.meta == notMeta && g.named && e.commentKind(g.kind)
 }

@@ -41,6 +41,9 @@ type Pattern struct {
 	Lang   *Lang
 	Source string
 	root   *pnode
+	// fixed is set when the pattern was read otherwise than ast-grep
+	// reads it (see fixGoConversion).
+	fixed bool
 	// Warning is set when the pattern itself has a syntax error (it may
 	// then match less than meant).
 	Warning string

@@ -83,12 +83,9 @@ func (t *Tree) Text(i int32) []byte { n := &t.Nodes[i]; return t.Src[n.Start:n.E
 // kindTable names a grammar's symbols.
 type kindTable struct {
 	names []string
-	named []bool
-	// byName maps a named kind to its symbol (the first symbol of that
-	// name that is named, as tree-sitter's ts_language_symbol_for_name).
+	// byName maps a named kind to its symbol, as tree-sitter's
+	// ts_language_symbol_for_name finds it.
 	byName map[string]uint16
-	// anon maps an anonymous kind to its symbol.
-	anon map[string]uint16
 }
 
 func (k *kindTable) name(s uint16) string {

@@ -37,6 +37,7 @@ bool ts_node_is_named(evg_TSNode);
 bool ts_node_is_missing(evg_TSNode);
 bool ts_node_is_extra(evg_TSNode);
 bool ts_node_has_error(evg_TSNode);
+uint16_t ts_language_symbol_for_name(const TSLanguage *, const char *, uint32_t, bool);
 
 typedef struct {
 	uint32_t start, end;
@@ -149,19 +150,21 @@ func kinds(lang Language) (*kindTable, error) {
 	}
 	g.init()
 	n := int(g.lang.SymbolCount())
-	k := &kindTable{names: g.names, named: make([]bool, n), byName: map[string]uint16{}, anon: map[string]uint16{}}
+	k := &kindTable{names: g.names, byName: map[string]uint16{}}
 	for i := 0; i < n; i++ {
-		t := g.lang.SymbolType(sitter.Symbol(i))
-		k.named[i] = t == sitter.SymbolTypeRegular
-		if k.named[i] {
-			if _, ok := k.byName[g.names[i]]; !ok {
-				k.byName[g.names[i]] = uint16(i)
-			}
-		} else if t == sitter.SymbolTypeAnonymous {
-			if _, ok := k.anon[g.names[i]]; !ok {
-				k.anon[g.names[i]] = uint16(i)
-			}
+		if g.lang.SymbolType(sitter.Symbol(i)) != sitter.SymbolTypeRegular {
+			continue
 		}
+		name := g.names[i]
+		if _, ok := k.byName[name]; ok {
+			continue
+		}
+		// tree-sitter's own lookup: the public symbol of the first
+		// visible named symbol of that name (what ts_node_symbol reports
+		// for nodes of the kind).
+		cs := C.CString(name)
+		k.byName[name] = uint16(C.ts_language_symbol_for_name((*C.TSLanguage)(languagePtr(g.lang)), cs, C.uint32_t(len(name)), true))
+		C.free(unsafe.Pointer(cs))
 	}
 	got, _ := kindTables.LoadOrStore(lang, k)
 	return got.(*kindTable), nil

@@ -1,3 +1,5 @@
 package app
+
 import "github.com/evgrep/evgrep/internal/astsearch"
+
 func (r *run) rewrite(files []*astsearch.File) int { return exitError }

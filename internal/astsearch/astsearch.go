@@ -4,7 +4,8 @@
 // before any parse, the files that can match are parsed in the pipeline's
 // parallel workers (through the syntax package's tree cache), and each
 // file's matches go to the caller together with the bytes and revision
-// they came from. It prints nothing and knows no flags.
+// they came from. Files that are not UTF-8 text are passed over, as
+// ast-grep does. It prints nothing and knows no flags.
 package astsearch
 
 import (
@@ -13,6 +14,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/evgrep/evgrep/internal/oserr"
 	"github.com/evgrep/evgrep/internal/pipeline"
@@ -176,6 +178,10 @@ func (s *sink) End(e walker.Entry, err error) bool {
 		if !bytes.Contains(c.buf, []byte(lit)) {
 			return true
 		}
+	}
+	if !utf8.Valid(c.buf) {
+		// ast-grep reads sources as UTF-8 text and passes over the rest.
+		return true
 	}
 	s.r.parsed.Add(1)
 	f := &File{Path: e.Path, Src: c.buf, Rev: rev}
