@@ -26,6 +26,9 @@ func (s *Snapshot) Size() int64 {
 		l := &s.lines[i]
 		n += lineRecord + int64(cap(l.Text)) + int64(cap(l.Ranges))*rangeRecord
 	}
+	for i := range s.items {
+		n += int64(itemCost(s.items[i]))
+	}
 	for i := range s.files {
 		n += fileRecord + spanRecord + indexEntry + int64(len(s.files[i].Path))
 	}

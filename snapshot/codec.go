@@ -29,6 +29,11 @@ import (
 //	  uvarint Number, uvarint TextStart, uvarint LineBytes, bytes Text,
 //	  uvarint Occurrences, uvarint count, then per range uvarint Start, End,
 //	  StartUTF16, EndUTF16
+//	byte Analysis (format version 2 on; 1: an analysis, items follow), and
+//	  for an analysis: uvarint offered items, uvarint count, then per item
+//	  uvarint file index, uvarint Line, uvarint EndLine, varint Start,
+//	  varint End, string Group, string Label, 8 bytes Score (IEEE 754,
+//	  little endian), string Text
 //
 // where a string or bytes value is a uvarint length and the bytes. Totals,
 // match numbers and per-file retained counts are derived. Decoding checks
@@ -36,7 +41,10 @@ import (
 // never a malformed snapshot.
 const (
 	fileMagic   = "EVGSNAP"
-	fileVersion = 1
+	fileVersion = 2
+	// fileVersionLines is the format before analyses (no Analysis byte);
+	// its files still decode.
+	fileVersionLines = 1
 )
 
 var (
@@ -123,6 +131,24 @@ func payload(s *Snapshot) []byte {
 			w.uvarint(uint64(r.EndUTF16))
 		}
 	}
+	if !s.analysis {
+		w.buf = append(w.buf, 0)
+		return w.buf
+	}
+	w.buf = append(w.buf, 1)
+	w.uvarint(uint64(s.Totals.Lines))
+	w.uvarint(uint64(len(s.items)))
+	for _, it := range s.items {
+		w.uvarint(uint64(s.index[it.Path]))
+		w.uvarint(uint64(it.Line))
+		w.uvarint(uint64(it.EndLine))
+		w.varint(it.Start)
+		w.varint(it.End)
+		w.str(it.Group)
+		w.str(it.Label)
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(it.Score))
+		w.str(it.Text)
+	}
 	return w.buf
 }
 
@@ -196,6 +222,7 @@ func readSnapshotFrom(r io.Reader, limit int) (*Snapshot, error) {
 const (
 	fileCost        = int(unsafe.Sizeof(File{})) + indexEntryCost + int(unsafe.Sizeof(span{}))
 	lineCost        = int(unsafe.Sizeof(Line{}))
+	itemStructCost  = int(unsafe.Sizeof(Item{}))
 	rangeStructCost = int(unsafe.Sizeof(Range{}))
 	// indexEntryCost is a generous size of one map entry (key, value and
 	// the map's own share).
@@ -219,6 +246,9 @@ func decodeCost(s *Snapshot, rawLen int) int {
 	for _, l := range s.lines {
 		n += len(l.Ranges) * rangeStructCost
 	}
+	for _, it := range s.items {
+		n += itemStructCost + len(it.Group) + len(it.Label) + len(it.Text)
+	}
 	return n
 }
 
@@ -237,7 +267,8 @@ func parsePayloadWithin(raw []byte, budget int) (s *Snapshot, err error) {
 	if string(r.take(len(fileMagic))) != fileMagic {
 		return nil, errors.New("not a snapshot file")
 	}
-	if v := r.take(1); len(v) != 1 || v[0] != fileVersion {
+	version := r.take(1)
+	if len(version) != 1 || version[0] != fileVersion && version[0] != fileVersionLines {
 		return nil, errors.New("unknown snapshot format version")
 	}
 	s = &Snapshot{}
@@ -309,6 +340,10 @@ func parsePayloadWithin(raw []byte, budget int) (s *Snapshot, err error) {
 		}
 		s.lines = append(s.lines, l)
 	}
+	offered := 0
+	if version[0] != fileVersionLines {
+		offered = r.items(s)
+	}
 	if r.err == nil && len(r.buf) != 0 {
 		r.fail("trailing data")
 	}
@@ -318,8 +353,52 @@ func parsePayloadWithin(raw []byte, budget int) (s *Snapshot, err error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
+	if s.analysis {
+		if err := s.validateItems(offered); err != nil {
+			return nil, err
+		}
+	}
 	s.finish()
 	return s, nil
+}
+
+// items reads the Analysis byte and, for an analysis, its items into s;
+// it returns the number of items the analysis was offered.
+func (r *reader) items(s *Snapshot) int {
+	switch v := r.take(1); {
+	case len(v) == 1 && v[0] == 0:
+		return 0
+	case len(v) == 1 && v[0] == 1:
+	default:
+		r.fail("bad analysis flag")
+		return 0
+	}
+	s.analysis = true
+	offered := r.int()
+	// An item takes at least 16 bytes: seven one-byte numbers and
+	// lengths, a score of 8 and its Text length.
+	n := r.count(16, MaxItems, itemStructCost)
+	s.items = make([]Item, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		fi := r.int()
+		if fi >= len(s.files) {
+			r.fail("item of an unknown file")
+			break
+		}
+		it := Item{Path: s.files[fi].Path}
+		it.Line = r.int()
+		it.EndLine = r.int()
+		it.Start = r.varint()
+		it.End = r.varint()
+		it.Group = r.strMax(MaxItemKeyBytes)
+		it.Label = r.strMax(MaxItemKeyBytes)
+		if b := r.take(8); len(b) == 8 {
+			it.Score = math.Float64frombits(binary.LittleEndian.Uint64(b))
+		}
+		it.Text = r.strMax(MaxItemText)
+		s.items = append(s.items, it)
+	}
+	return offered
 }
 
 // validate checks what decoding cannot: the orders and the totals.
@@ -478,6 +557,16 @@ func (r *reader) count(min, max, cost int) int {
 // str reads a string; its bytes are copied, so they are charged.
 func (r *reader) str() string {
 	b := r.bytes(math.MaxInt)
+	if !r.charge(len(b)) {
+		return ""
+	}
+	return string(b)
+}
+
+// strMax reads a string of at most max bytes; its bytes are copied, so
+// they are charged.
+func (r *reader) strMax(max int) string {
+	b := r.bytes(max)
 	if !r.charge(len(b)) {
 		return ""
 	}

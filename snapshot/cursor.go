@@ -21,11 +21,13 @@ const (
 	// KindOutline continues an outline of files; the file list and the
 	// position are in the snapshot's options and the cursor's offset is 0.
 	KindOutline Kind = "outline"
+	// KindItems pages through the items of an analysis (see Item).
+	KindItems Kind = "items"
 )
 
 // Valid reports whether k is one of the cursor kinds.
 func (k Kind) Valid() bool {
-	return k == KindSummary || k == KindMatches || k == KindSource || k == KindOutline
+	return k == KindSummary || k == KindMatches || k == KindSource || k == KindOutline || k == KindItems
 }
 
 // continuation reports whether k is a kind whose position lives in its

@@ -107,6 +107,14 @@ func sameSnapshot(t testing.TB, got, want *Snapshot) {
 			t.Fatalf("line %d: %+v, want %+v", i, g, w)
 		}
 	}
+	if got.analysis != want.analysis || len(got.items) != len(want.items) {
+		t.Fatalf("analysis %v with %d items, want %v with %d", got.analysis, len(got.items), want.analysis, len(want.items))
+	}
+	for i := range got.items {
+		if got.items[i] != want.items[i] {
+			t.Fatalf("item %d: %+v, want %+v", i, got.items[i], want.items[i])
+		}
+	}
 }
 
 // decompress returns the content of a snapshot file.

@@ -52,6 +52,21 @@ const (
 	// beside and apart from the MaxSnapshots searches: they are evicted
 	// among themselves, so they never push out a search's cursors.
 	MaxAuxSnapshots = 20
+
+	// MaxItems is how many items one analysis keeps (see Item); more make
+	// its snapshot Partial.
+	MaxItems = 50000
+
+	// MaxItemsBytes bounds the strings and records one analysis keeps;
+	// beyond it the snapshot is Partial, as beyond MaxItems.
+	MaxItemsBytes = 32 << 20
+
+	// MaxItemText is the longest excerpt one item keeps (bytes, cut at a
+	// character boundary).
+	MaxItemText = 4 << 10
+
+	// MaxItemKeyBytes is the longest Group or Label one item keeps.
+	MaxItemKeyBytes = 1 << 10
 )
 
 // Bounds internal to the snapshot, chosen so that a retained snapshot (and

@@ -143,12 +143,15 @@ type Snapshot struct {
 	files  []File // count desc, path asc
 	byPath []span // files in path order with their lines
 	index  map[string]int
+
+	analysis bool   // an analysis: items instead of lines (items.go)
+	items    []Item // an analysis's items, in their order
 }
 
 // aux reports whether the snapshot holds no match lines (an inspect
 // continuation, an empty search): such snapshots take the Store's
 // MaxAuxSnapshots slots, never a search's.
-func (s *Snapshot) aux() bool { return len(s.lines) == 0 }
+func (s *Snapshot) aux() bool { return len(s.lines) == 0 && len(s.items) == 0 }
 
 // span is one file's run of lines, in path order.
 type span struct {
@@ -326,6 +329,9 @@ func (s *Snapshot) count(kind Kind, sel PathSelection) int {
 	}
 	if kind == KindSummary {
 		return len(s.files)
+	}
+	if kind == KindItems {
+		return len(s.items)
 	}
 	n := 0
 	for _, sp := range s.selected(sel) {

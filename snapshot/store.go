@@ -119,9 +119,9 @@ func (s *Store) Put(snap *Snapshot) error {
 
 // NewCursor returns a token for the page of snap of the given kind that
 // starts at offset (0..count, where count is the number of files for
-// KindSummary and of retained lines in sel for KindMatches; always 0 for
-// KindSource and KindOutline). sel is ignored for summary, source and
-// outline cursors. snap is stored first if it has no ID yet (store a
+// KindSummary, of retained lines in sel for KindMatches and of items for
+// KindItems; always 0 for KindSource and KindOutline). sel is ignored for
+// summary, items, source and outline cursors. snap is stored first if it has no ID yet (store a
 // snapshot before sharing it between goroutines: Put sets its ID). Errors:
 // CodeWrongKind for an unknown kind, CodeOffsetInvalid, and CodeUnavailable
 // when the state folder cannot take the cursor.
@@ -143,7 +143,7 @@ func (s *Store) NewPageCursor(snap *Snapshot, p Page) (string, error) {
 	if !validShape(p.Limit, p.Context) {
 		return "", newError(CodeOffsetInvalid, nil, "page shape limit %d, context %d out of bounds", p.Limit, p.Context)
 	}
-	if kind == KindSummary || kind.continuation() {
+	if kind == KindSummary || kind == KindItems || kind.continuation() {
 		sel = PathSelection{}
 	} else {
 		sel = SelectPaths(sel.Paths...)
