@@ -64,6 +64,10 @@ type Details struct {
 	Budget   *BudgetJSON   `json:"budget,omitempty"`
 	// OtherFiles are the files of an outline page without a parser.
 	OtherFiles []string `json:"otherFiles,omitempty"`
+	// Structural is a structural search's page (mode structural).
+	Structural *StructuralJSON `json:"structural,omitempty"`
+	// Rewrite is a structural rewrite's preview or apply.
+	Rewrite *RewriteJSON `json:"rewrite,omitempty"`
 }
 
 // TotalsJSON are exact totals.
@@ -340,7 +344,7 @@ func firstLine(s string) string {
 }
 
 func handle(req *Request, env Env) (*Answer, error) {
-	if req.Cursor != "" && req.Mode != ModeInspect {
+	if req.Cursor != "" && req.Mode != ModeInspect && req.Mode != ModeStructural {
 		return page(req, env)
 	}
 	rootArg := req.Path
@@ -373,6 +377,8 @@ func handle(req *Request, env Env) (*Answer, error) {
 		return inspectRequest(req, env, root)
 	case ModeOutline:
 		return outline(req, env, root)
+	case ModeStructural:
+		return structuralRequest(req, env, root)
 	}
 	return searchRequest(req, env, root)
 }

@@ -34,6 +34,11 @@ type Request struct {
 	Cursor       string     `json:"cursor,omitempty" jsonschema:"cursor from a previous answer, to page on"`
 	Items        string     `json:"items,omitempty" jsonschema:"outline: all (default) or exports (the public surface only)"`
 	Budget       string     `json:"budget,omitempty" jsonschema:"the host's context budget: full (about 2000 tokens), tight (1000) or critical (500); shortens an implicit auto answer only"`
+	Lang         string     `json:"lang,omitempty" jsonschema:"structural: the language of pattern and kind (go, python, rust, javascript, typescript, tsx, java, c, cpp, ruby, ...)"`
+	Kind         string     `json:"kind,omitempty" jsonschema:"structural: only syntax nodes of this kind (tree-sitter's name, e.g. call_expression)"`
+	Rewrite      string     `json:"rewrite,omitempty" jsonschema:"structural: a template that replaces each match ($A and $$$A substituted); the answer is a unified diff and a preview token"`
+	Apply        bool       `json:"apply,omitempty" jsonschema:"structural: write the rewrite; needs preview, the token of the rewrite answer with the same arguments"`
+	Preview      string     `json:"preview,omitempty" jsonschema:"structural: the preview token from the rewrite answer (with apply)"`
 
 	// budgetChars is the character budget of the answer when Budget
 	// applies (an implicit auto search), else 0.
@@ -104,6 +109,8 @@ const (
 	ModeMatches = "matches"
 	ModeInspect = "inspect"
 	ModeOutline = "outline"
+	// ModeStructural is ast-grep's pattern search (structural.go).
+	ModeStructural = "structural"
 )
 
 // Error codes of requests (cursor codes come from the snapshot package).
@@ -146,9 +153,14 @@ func ParseRequest(data []byte) (*Request, error) {
 // Validate checks ranges and combinations of fields.
 func (r *Request) Validate() error {
 	switch r.Mode {
+	case ModeStructural:
+		return r.validateStructural()
 	case "", ModeAuto, ModeSummary, ModeMatches, ModeInspect, ModeOutline:
 	default:
 		return invalid("mode %q: expected auto, summary, matches, inspect or outline", shorten(r.Mode, 64))
+	}
+	if r.Lang != "" || r.Kind != "" || r.Rewrite != "" || r.Apply || r.Preview != "" {
+		return invalid("lang, kind, rewrite, apply and preview belong to mode structural")
 	}
 	if r.Budget != "" && budgetTokens(r.Budget) == 0 {
 		return invalid("budget %q: expected full, tight or critical", r.Budget)

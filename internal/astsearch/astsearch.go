@@ -48,6 +48,9 @@ type Options struct {
 	Open func(path string) (*os.File, error)
 	// Cancelled, when set, is asked before each file; true stops the walk.
 	Cancelled func() bool
+	// Read, when set, is called (under the same lock as each) for every
+	// file read whole, with the revision read.
+	Read func(path string, rev revisions.Revision)
 }
 
 // File is the outcome for one file that was parsed.
@@ -171,6 +174,11 @@ func (s *sink) End(e walker.Entry, err error) bool {
 	}
 	s.r.read.Add(1)
 	o := s.r.o
+	if o.Read != nil {
+		s.r.mu.Lock()
+		o.Read(e.Path, rev)
+		s.r.mu.Unlock()
+	}
 	if len(o.Literals) > 0 && !s.hit {
 		return true
 	}
