@@ -135,8 +135,12 @@ func matchList(goals []*pnode, cands []int32, e *env) bool {
 				}
 				break
 			}
-			if e.comment(cands[ci]) && !isCommentGoal(goals[gi], e) {
-				ci++ // comments in the code are passed over, as ast-grep does
+			if g := goals[gi]; (g.terminal || g.meta == metaCapture || g.meta == metaDropped) &&
+				e.comment(cands[ci]) && !isCommentGoal(g, e) {
+				// A comment in the code is passed over where the pattern
+				// has a token or a metavariable (not where it has a
+				// larger node), as ast-grep does.
+				ci++
 				continue
 			}
 			r := matchNode(goals[gi], cands[ci], e)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"sort"
 	"strings"
 
@@ -55,10 +57,55 @@ func structuralQuery(a interface {
 // per match. Files are printed in path order, matches in source order.
 func (r *run) structuralSearch(wopts walker.Options) int {
 	cfg := r.cfg
-	lang, m, lits, err := structuralQuery(cfg.Args)
-	if err != nil {
-		errorLine(r.stderr, err)
-		return exitError
+	type query struct {
+		lang  *structural.Lang
+		m     structural.Matcher
+		rules []*structural.Rule
+		lits  []string
+	}
+	var queries []query
+	if files := cfg.Args.Values("rule"); len(files) > 0 {
+		if cfg.Args.Has("ast") || cfg.Args.Has("kind") {
+			errorLine(r.stderr, "--rule cannot be combined with --ast or --kind")
+			return exitError
+		}
+		byLang := map[*structural.Lang][]*structural.Rule{}
+		var order []*structural.Lang
+		for _, name := range files {
+			data, err := readRuleFile(name)
+			if err != nil {
+				errorLine(r.stderr, fmt.Sprintf("%s: %v", name, err))
+				return exitError
+			}
+			rules, err := structural.ParseRules(data)
+			if err != nil {
+				errorLine(r.stderr, fmt.Sprintf("%s: %v", name, err))
+				return exitError
+			}
+			for _, ru := range rules {
+				if ru.Severity == "off" {
+					continue
+				}
+				if byLang[ru.Lang] == nil {
+					order = append(order, ru.Lang)
+				}
+				byLang[ru.Lang] = append(byLang[ru.Lang], ru)
+			}
+		}
+		for _, l := range order {
+			q := query{lang: l, rules: byLang[l]}
+			if len(q.rules) == 1 {
+				q.lits = q.rules[0].Literals()
+			}
+			queries = append(queries, q)
+		}
+	} else {
+		lang, m, lits, err := structuralQuery(cfg.Args)
+		if err != nil {
+			errorLine(r.stderr, err)
+			return exitError
+		}
+		queries = append(queries, query{lang: lang, m: m, lits: lits})
 	}
 	_, rewriting := cfg.Args.Value("rewrite")
 	asJSON := cfg.Args.Has("json")
@@ -70,9 +117,7 @@ func (r *run) structuralSearch(wopts walker.Options) int {
 		file *astsearch.File // kept only for --rewrite
 	}
 	var done []rendered
-	_, err = astsearch.Run(&astsearch.Options{
-		Roots: cfg.Paths, Walk: wopts, Lang: lang, Matcher: m, Literals: lits,
-	}, func(f *astsearch.File) {
+	each := func(f *astsearch.File) {
 		if f.Err != nil {
 			errorLine(r.stderr, fmt.Sprintf("%s: %v", f.Path, f.Err))
 			r.errored.Store(true)
@@ -98,15 +143,24 @@ func (r *run) structuralSearch(wopts walker.Options) int {
 				continue
 			}
 			pos := lines.At(mt.Start)
+			if mt.Rule != "" {
+				b = fmt.Appendf(b, "%s:%d:%d:[%s] %s\n", p, pos.Line, pos.Column, mt.Rule, astsearch.FirstLine(f.Tree, mt))
+				continue
+			}
 			b = fmt.Appendf(b, "%s:%d:%d:%s\n", p, pos.Line, pos.Column, astsearch.FirstLine(f.Tree, mt))
 		}
 		done = append(done, rendered{path: f.Path, out: b})
-	})
-	if err != nil {
-		errorLine(r.stderr, err)
-		return exitError
 	}
-	sort.Slice(done, func(i, j int) bool { return done[i].path < done[j].path })
+	for _, q := range queries {
+		_, err := astsearch.Run(&astsearch.Options{
+			Roots: cfg.Paths, Walk: wopts, Lang: q.lang, Matcher: q.m, Rules: q.rules, Literals: q.lits,
+		}, each)
+		if err != nil {
+			errorLine(r.stderr, err)
+			return exitError
+		}
+	}
+	sort.SliceStable(done, func(i, j int) bool { return done[i].path < done[j].path })
 	if rewriting {
 		files := make([]*astsearch.File, len(done))
 		for i := range done {
@@ -125,4 +179,21 @@ func (r *run) structuralSearch(wopts walker.Options) int {
 		return exitMatch
 	}
 	return exitNoMatch
+}
+
+// readRuleFile reads a --rule file, bounded.
+func readRuleFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, structural.MaxRuleFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > structural.MaxRuleFile {
+		return nil, fmt.Errorf("over the %d KiB cap of a rule file", structural.MaxRuleFile>>10)
+	}
+	return data, nil
 }

@@ -185,8 +185,7 @@ func runAstGrep(t *testing.T, bin string, args []string, dir string) []span {
 // spans (files relative to dir).
 func evgrepSpans(t *testing.T, lang *structural.Lang, m structural.Matcher, lits []string, dir string) []span {
 	t.Helper()
-	wo := walker.DefaultOptions()
-	wo.Threads = runtime.NumCPU()
+	wo := walkerOptions()
 	var spans []span
 	_, err := Run(&Options{Roots: []string{dir}, Walk: wo, Lang: lang, Matcher: m, Literals: lits}, func(f *File) {
 		if f.Err != nil {
@@ -240,4 +239,10 @@ func sameAnswer(t *testing.T, what string, want answer, wantSpans []span, got []
 		}
 	}
 	t.Error(msg)
+}
+
+func walkerOptions() walker.Options {
+	wo := walker.DefaultOptions()
+	wo.Threads = runtime.NumCPU()
+	return wo
 }

@@ -37,6 +37,9 @@ type Options struct {
 	// Lang is the language of the files; Matcher what is looked for.
 	Lang    *structural.Lang
 	Matcher structural.Matcher
+	// Rules, when set, are matched in place of Matcher (rules of Lang),
+	// each match carrying its rule's id.
+	Rules []*structural.Rule
 	// Literals must all occur in a file for it to be parsed (the
 	// pattern's named tokens); the first one is searched by the pipeline.
 	Literals []string
@@ -195,7 +198,11 @@ func (s *sink) End(e walker.Entry, err error) bool {
 	f := &File{Path: e.Path, Src: c.buf, Rev: rev}
 	f.Tree, f.Err = syntax.ParseTree(o.Lang.Name, c.buf)
 	if f.Err == nil {
-		f.Matches, f.Err = structural.FindAll(f.Tree, o.Matcher)
+		if o.Rules != nil {
+			f.Matches, f.Err = structural.FindRules(f.Tree, o.Rules)
+		} else {
+			f.Matches, f.Err = structural.FindAll(f.Tree, o.Matcher)
+		}
 	}
 	if len(f.Matches) == 0 && f.Err == nil {
 		return true

@@ -72,7 +72,7 @@ func UnifiedDiff(path string, src []byte, edits []Edit) string {
 		delta += len(e.Text) - (e.End - e.Start)
 		c := change{a0: la.At(e.Start).Line - 1, a1: la.At(max(e.Start, e.End-1)).Line, b0: lb.At(ns).Line - 1, b1: lb.At(max(ns, ne-1)).Line}
 		if e.End > e.Start && src[e.End-1] == '\n' {
-			c.a1 = la.At(e.End-1).Line
+			c.a1 = la.At(e.End - 1).Line
 		}
 		if len(chs) > 0 && c.a0 <= chs[len(chs)-1].a1 {
 			p := &chs[len(chs)-1]
