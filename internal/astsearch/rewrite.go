@@ -147,6 +147,10 @@ func writeLine(w *strings.Builder, sign byte, l []byte) {
 	}
 }
 
+// midWrite, when set (by a test), runs when half of the temporary file
+// is written.
+var midWrite func()
+
 // ErrChanged: the file is no longer the revision that was previewed.
 var ErrChanged = errors.New("changed since it was read; not rewritten")
 
@@ -182,7 +186,14 @@ func WriteFile(path string, rev revisions.Revision, content []byte) error {
 			os.Remove(name)
 		}
 	}()
-	if _, err := tmp.Write(content); err != nil {
+	half := len(content) / 2
+	if _, err := tmp.Write(content[:half]); err != nil {
+		return err
+	}
+	if midWrite != nil {
+		midWrite()
+	}
+	if _, err := tmp.Write(content[half:]); err != nil {
 		return err
 	}
 	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
