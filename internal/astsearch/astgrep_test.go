@@ -246,3 +246,11 @@ func walkerOptions() walker.Options {
 	wo.Threads = runtime.NumCPU()
 	return wo
 }
+
+// needParsers skips a test in a build without the grammars (CGO_ENABLED=0).
+func needParsers(t *testing.T) {
+	t.Helper()
+	if _, err := structural.LookupLang("go"); err != nil {
+		t.Skip(err)
+	}
+}

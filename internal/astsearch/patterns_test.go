@@ -57,6 +57,7 @@ func caseRoot(t *testing.T, root string) (dir string, paths []string, goroot boo
 // TestPatternsAgainstAstGrep: every pattern of cases/patterns.txt finds
 // the same match set (file, start byte, end byte) as ast-grep's run.
 func TestPatternsAgainstAstGrep(t *testing.T) {
+	needParsers(t)
 	g := openGolden(t, "patterns")
 	cases := loadCases(t, "patterns.txt")
 	if len(cases) < 100 {
@@ -125,6 +126,7 @@ var astGrepMisreads = map[string]struct{ reason, rule string }{
 // what ast-grep finds for the equivalent rule (and ast-grep's own run of
 // the pattern finds less, which is why the case is listed).
 func TestAstGrepMisreads(t *testing.T) {
+	needParsers(t)
 	g := openGolden(t, "misreads")
 	dir, paths, _ := caseRoot(t, "goroot")
 	for k, c := range astGrepMisreads {

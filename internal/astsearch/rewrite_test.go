@@ -43,6 +43,7 @@ func digest(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(
 // `ast-grep run -p P -r T -U` writes, byte for byte; and the unified diff
 // evgrep prints, applied by patch(1), gives the same file.
 func TestRewriteAgainstAstGrep(t *testing.T) {
+	needParsers(t)
 	g := openGolden(t, "rewrite")
 	if len(rewriteCases) < 20 {
 		t.Fatalf("only %d cases", len(rewriteCases))

@@ -13,6 +13,7 @@ import (
 // finds the same match set as `ast-grep scan --rule FILE`. A file's first
 // line names its corpus ("# root: goroot" or a fixture folder).
 func TestRulesAgainstAstGrep(t *testing.T) {
+	needParsers(t)
 	g := openGolden(t, "rules")
 	dir := filepath.Join("..", "..", "testdata", "structural", "rules")
 	ents, err := os.ReadDir(dir)
