@@ -13,7 +13,7 @@ const (
 	treeCacheEntries = 64
 	// treeCacheNodes bounds the nodes kept over all cached trees (a node
 	// is 24 bytes).
-	treeCacheNodes = 2 << 20
+	treeCacheNodes = 1 << 20
 )
 
 // treeCache keeps the trees of recently parsed sources, least recently

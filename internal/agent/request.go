@@ -26,7 +26,7 @@ type Request struct {
 	Hidden       *bool      `json:"hidden,omitempty" jsonschema:"search hidden files (default true)"`
 	Context      *int       `json:"context,omitempty" jsonschema:"lines of context around each match line, 0-20"`
 	Limit        *int       `json:"limit,omitempty" jsonschema:"match lines per page, 1-100"`
-	Mode         string     `json:"mode,omitempty" jsonschema:"auto, summary, matches, inspect or outline"`
+	Mode         string     `json:"mode,omitempty" jsonschema:"auto, summary, matches, inspect, outline or structural (ast-grep patterns: pattern, lang, kind, rewrite)"`
 	Line         int        `json:"line,omitempty" jsonschema:"inspect: 1-based line in path"`
 	MatchIndex   int        `json:"matchIndex,omitempty" jsonschema:"inspect: match number from a previous answer (with cursor)"`
 	MatchIndices []int      `json:"matchIndices,omitempty" jsonschema:"inspect: 1-5 match numbers (with cursor)"`
