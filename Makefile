@@ -31,6 +31,9 @@ DIST        ?= dist
 RELEASE_ARCHES := amd64 arm64
 CC_amd64    ?= x86_64-linux-gnu-gcc
 CC_arm64    ?= aarch64-linux-gnu-gcc
+# The YAML grammar's scanner is C++, so cgo links with the C++ compiler.
+CXX_amd64   ?= x86_64-linux-gnu-g++
+CXX_arm64   ?= aarch64-linux-gnu-g++
 RELEASE_BINS := $(foreach a,$(RELEASE_ARCHES),$(DIST)/evgrep-$(VERSION)-linux-$(a))
 
 .PHONY: release release-check $(RELEASE_BINS)
@@ -40,7 +43,7 @@ release: $(RELEASE_BINS)
 
 # $(call release_build,ARCH,OUTPUT): one command line, so that
 # release-check can read it back from `make -n`.
-release_build = CGO_ENABLED=1 GOOS=linux GOARCH=$(1) CC=$(CC_$(1)) $(GO) build -trimpath -tags '$(STATIC_TAGS)' -ldflags '$(STATIC_LDFLAGS) -X $(VERSION_VAR)=$(VERSION)' -o $(2) ./cmd/evgrep
+release_build = CGO_ENABLED=1 GOOS=linux GOARCH=$(1) CC=$(CC_$(1)) CXX=$(CXX_$(1)) $(GO) build -trimpath -tags '$(STATIC_TAGS)' -ldflags '$(STATIC_LDFLAGS) -X $(VERSION_VAR)=$(VERSION)' -o $(2) ./cmd/evgrep
 
 $(RELEASE_BINS): $(DIST)/evgrep-$(VERSION)-linux-%:
 	@mkdir -p $(DIST)

@@ -19,7 +19,7 @@ func find(t *testing.T, lang, pattern, src string) []string {
 	if err != nil {
 		t.Fatalf("%q: %v", pattern, err)
 	}
-	tr, err := syntax.ParseTree(l.Name, []byte(src))
+	tr, err := syntax.ParseFlat(l.Name, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,43 @@ var byExt = map[string]Language{
 	".rake":    Ruby,
 	".gemspec": Ruby,
 	".ru":      Ruby,
+	".rbw":     Ruby,
+	// The languages added later, with the extensions of rg's type table
+	// (sh, csharp, css, html, kotlin, lua, php, scala, swift, yaml) that
+	// their grammar parses, plus ast-grep's few others (.csx, .ktm, .sc,
+	// .xhtml). Not taken from rg's table: csh and tcsh files (not Bourne
+	// shell syntax), .scss (not CSS), .ejs, .jsp, .properties, .vue.
+	".sh":     Bash,
+	".bash":   Bash,
+	".ksh":    Bash,
+	".zsh":    Bash,
+	".bashrc": Bash,
+	".kshrc":  Bash,
+	".env":    Bash,
+	".cs":     CSharp,
+	".csx":    CSharp,
+	".css":    CSS,
+	".html":   HTML,
+	".htm":    HTML,
+	".xhtml":  HTML,
+	".kt":     Kotlin,
+	".kts":    Kotlin,
+	".ktm":    Kotlin,
+	".lua":    Lua,
+	".php":    PHP,
+	".php3":   PHP,
+	".php4":   PHP,
+	".php5":   PHP,
+	".php7":   PHP,
+	".php8":   PHP,
+	".pht":    PHP,
+	".phtml":  PHP,
+	".scala":  Scala,
+	".sbt":    Scala,
+	".sc":     Scala,
+	".swift":  Swift,
+	".yaml":   YAML,
+	".yml":    YAML,
 }
 
 // byName maps an exact base name to a language.
@@ -52,6 +89,13 @@ var byName = map[string]Language{
 	"Capfile":     Ruby,
 	"Berksfile":   Ruby,
 	"Thorfile":    Ruby,
+	".irbrc":      Ruby,
+	// Shell start-up files (rg's sh type, without the csh ones).
+	".bash_login": Bash, ".bash_logout": Bash, ".bash_profile": Bash, ".bashrc": Bash,
+	".kshrc": Bash, ".profile": Bash, ".env": Bash,
+	".zlogin": Bash, ".zlogout": Bash, ".zprofile": Bash, ".zshenv": Bash, ".zshrc": Bash,
+	"bash_login": Bash, "bash_logout": Bash, "bash_profile": Bash, "bashrc": Bash, "profile": Bash,
+	"zlogin": Bash, "zlogout": Bash, "zprofile": Bash, "zshenv": Bash, "zshrc": Bash,
 }
 
 // byInterpreter maps a shebang's interpreter (its base name, version digits
@@ -64,6 +108,19 @@ var byInterpreter = map[string]Language{
 	"nodejs":  JavaScript,
 	"ts-node": TypeScript,
 	"tsx":     TypeScript,
+	"sh":      Bash,
+	"bash":    Bash,
+	"dash":    Bash,
+	"ash":     Bash,
+	"ksh":     Bash,
+	"mksh":    Bash,
+	"zsh":     Bash,
+	"lua":     Lua,
+	"luajit":  Lua,
+	"php":     PHP,
+	"scala":   Scala,
+	"kotlin":  Kotlin,
+	"swift":   Swift,
 }
 
 // cppMarkers are cheap signs that a .h file is C++ rather than C.

@@ -4,6 +4,7 @@ package syntax
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -19,45 +20,60 @@ import (
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
 )
 
-// grammars holds the rules of every language with a parser.
-var grammars = map[Language]*grammar{
-	Go: {
-		get: golang.GetLanguage, classify: goDecl, wraps: goWraps, exported: goExported,
-		attach: set("comment"),
-		skip:   set("block", "func_literal", "parameter_list", "field_declaration_list", "literal_value"),
-	},
-	Python: {
-		get: python.GetLanguage, classify: pyDecl, wraps: pyWraps, exported: pyExported,
-		attach:     set("comment"),
-		decoration: set("decorator", "comment"),
-		descend: set("module", "block", "class_definition", "function_definition", "decorated_definition",
-			"if_statement", "elif_clause", "else_clause", "for_statement", "while_statement",
-			"try_statement", "except_clause", "except_group_clause", "finally_clause", "with_statement",
-			"match_statement", "case_clause"),
-	},
-	Rust: {
-		get: rust.GetLanguage, classify: rustDecl, wraps: never, exported: rustExported,
-		attach:     set("line_comment", "block_comment", "attribute_item"),
-		decoration: set("attribute_item", "line_comment", "block_comment"),
-		skip:       set("token_tree", "macro_rule", "string_literal", "raw_string_literal", "field_declaration_list", "enum_variant_list", "parameters"),
-	},
-	JavaScript: jsGrammar(javascript.GetLanguage),
-	TypeScript: jsGrammar(typescript.GetLanguage),
-	TSX:        jsGrammar(tsx.GetLanguage),
-	Java: {
-		get: java.GetLanguage, classify: javaDecl, wraps: never, exported: javaExported,
-		attach:     set("line_comment", "block_comment"),
-		decoration: set("annotation", "marker_annotation", "line_comment", "block_comment"),
-		skip:       set("block", "constructor_body", "formal_parameters", "field_declaration"),
-	},
-	C:   cGrammar(c.GetLanguage),
-	Cpp: cGrammar(cpp.GetLanguage),
-	Ruby: {
-		get: ruby.GetLanguage, classify: rubyDecl, wraps: never, exported: rubyExported,
-		attach: set("comment"),
-		skip:   set("string", "heredoc_body", "array", "hash", "method_parameters"),
-	},
-}
+// grammars holds the rules of every language with a parser. The table is
+// built on first use, so that it costs nothing at program start; a
+// grammar's tree-sitter language is built later still, on its first parse.
+var grammars = sync.OnceValue(func() map[Language]*grammar {
+	return map[Language]*grammar{
+		Go: {
+			get: golang.GetLanguage, classify: goDecl, wraps: goWraps, exported: goExported,
+			attach: set("comment"),
+			skip:   set("block", "func_literal", "parameter_list", "field_declaration_list", "literal_value"),
+		},
+		Python: {
+			get: python.GetLanguage, classify: pyDecl, wraps: pyWraps, exported: pyExported,
+			attach:     set("comment"),
+			decoration: set("decorator", "comment"),
+			descend: set("module", "block", "class_definition", "function_definition", "decorated_definition",
+				"if_statement", "elif_clause", "else_clause", "for_statement", "while_statement",
+				"try_statement", "except_clause", "except_group_clause", "finally_clause", "with_statement",
+				"match_statement", "case_clause"),
+		},
+		Rust: {
+			get: rust.GetLanguage, classify: rustDecl, wraps: never, exported: rustExported,
+			attach:     set("line_comment", "block_comment", "attribute_item"),
+			decoration: set("attribute_item", "line_comment", "block_comment"),
+			skip:       set("token_tree", "macro_rule", "string_literal", "raw_string_literal", "field_declaration_list", "enum_variant_list", "parameters"),
+		},
+		JavaScript: jsGrammar(javascript.GetLanguage),
+		TypeScript: jsGrammar(typescript.GetLanguage),
+		TSX:        jsGrammar(tsx.GetLanguage),
+		Java: {
+			get: java.GetLanguage, classify: javaDecl, wraps: never, exported: javaExported,
+			attach:     set("line_comment", "block_comment"),
+			decoration: set("annotation", "marker_annotation", "line_comment", "block_comment"),
+			skip:       set("block", "constructor_body", "formal_parameters", "field_declaration"),
+		},
+		C:   cGrammar(c.GetLanguage),
+		Cpp: cGrammar(cpp.GetLanguage),
+		Ruby: {
+			get: ruby.GetLanguage, classify: rubyDecl, wraps: never, exported: rubyExported,
+			attach: set("comment"),
+			skip:   set("string", "heredoc_body", "array", "hash", "method_parameters"),
+		},
+		// The later languages; their rules are in langs_more.go.
+		Bash:   bashGrammar(),
+		CSharp: csharpGrammar(),
+		CSS:    cssGrammar(),
+		HTML:   htmlGrammar(),
+		Kotlin: kotlinGrammar(),
+		Lua:    luaGrammar(),
+		PHP:    phpGrammar(),
+		Scala:  scalaGrammar(),
+		Swift:  swiftGrammar(),
+		YAML:   yamlGrammar(),
+	}
+})
 
 func never(*builder, *sitter.Node, *sitter.Node, string) bool { return false }
 

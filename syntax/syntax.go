@@ -10,6 +10,12 @@
 // compiles: there, Enclosing and Outline return ErrNoParser and Supported
 // reports false, so callers fall back to a plain window and can say why.
 //
+// Languages carry ast-grep's names (Names; Lookup also takes its aliases).
+// Callers that walk syntax trees themselves (structural search) get a
+// language's tree-sitter grammar from Grammar or LanguageByName and a whole
+// tree from ParseTree; those three exist in cgo builds only. No grammar
+// costs anything at program start: each is built on its first use.
+//
 // Results are cached by language and content hash (xxhash), so repeated
 // questions about the same source parse it once; the cache is bounded in
 // entries and retained declarations and is safe for concurrent use.
@@ -38,7 +44,8 @@ const (
 	headBytes = 4096
 )
 
-// Language names a grammar. The values are the lower-case names below.
+// Language names a grammar. The values are the lower-case names below,
+// which are also ast-grep's language names (see Names and Lookup).
 type Language string
 
 // The languages with a grammar in this package.
@@ -53,11 +60,23 @@ const (
 	C          Language = "c"
 	Cpp        Language = "cpp"
 	Ruby       Language = "ruby"
+	Bash       Language = "bash"
+	CSharp     Language = "csharp"
+	CSS        Language = "css"
+	HTML       Language = "html"
+	Kotlin     Language = "kotlin"
+	Lua        Language = "lua"
+	PHP        Language = "php"
+	Scala      Language = "scala"
+	Swift      Language = "swift"
+	YAML       Language = "yaml"
 )
 
-// Languages lists every Language the package knows, in a fixed order.
+// Languages lists every Language the package knows, in a fixed order: the
+// first ten as they always were, then the later ones alphabetically.
 func Languages() []Language {
-	return []Language{Go, Python, Rust, JavaScript, TypeScript, TSX, Java, C, Cpp, Ruby}
+	return []Language{Go, Python, Rust, JavaScript, TypeScript, TSX, Java, C, Cpp, Ruby,
+		Bash, CSharp, CSS, HTML, Kotlin, Lua, PHP, Scala, Swift, YAML}
 }
 
 // Known reports whether lang is one of Languages (whether or not a parser
@@ -79,7 +98,10 @@ func (lang Language) Known() bool {
 type Decl struct {
 	// Kind is one of "function", "method", "class", "struct", "union",
 	// "interface", "trait", "impl", "enum", "record", "type", "const",
-	// "var", "module", "namespace", "macro".
+	// "var", "module", "namespace", "macro", and for the later languages
+	// "property" (C#, Kotlin, PHP, Scala, Swift), "object" (Kotlin and
+	// Scala objects), "extension" (Swift, Scala), "rule" and "at-rule"
+	// (CSS), "element", "script" and "style" (HTML), "key" (YAML).
 	Kind string
 	// Name is the declared name ("" when anonymous). A Go const/var group
 	// lists its names separated by ", "; a Rust trait impl is "Trait for
@@ -107,8 +129,14 @@ type Decl struct {
 	// (members of traits and trait impls, and #[macro_export] macros);
 	// Java `public` (interface members always); C and C++ declarations
 	// that are not static (members by their access specifier); Ruby
-	// methods not made private or protected. A member counts only as part
-	// of an exported container (see Outline's callers).
+	// methods not made private or protected. For Bash, C#, CSS, HTML,
+	// Kotlin, Lua, PHP, Scala, Swift and YAML the rules are summed up above
+	// each grammar in langs_more.go (C#: public; Swift: public or open;
+	// Kotlin: not private, protected or internal; Scala and PHP: not
+	// private or protected; Lua: globals and the returned table's functions; Bash:
+	// functions without a leading underscore, exported variables; HTML:
+	// elements with an id; CSS and YAML: everything). A member counts
+	// only as part of an exported container (see Outline's callers).
 	Exported bool
 	// Children are the direct members of a container, in source order.
 	// Outline fills them for top-level items only; Enclosing leaves them nil.

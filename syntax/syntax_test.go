@@ -353,7 +353,8 @@ func TestDeepNesting(t *testing.T) {
 // FuzzEnclosing feeds arbitrary bytes to every grammar: no panic, and
 // every answer keeps the invariants.
 func FuzzEnclosing(f *testing.F) {
-	for _, name := range []string{"server.go", "inventory.py", "cache.rs", "store.ts", "queue.rb", "list.c"} {
+	for _, name := range []string{"server.go", "inventory.py", "cache.rs", "store.ts", "queue.rb", "list.c",
+		"deploy.sh", "Inventory.cs", "theme.css", "page.html", "Cache.kt", "queue.lua", "Mailer.php", "Ledger.scala", "Player.swift", "deploy.yaml"} {
 		src, err := os.ReadFile(filepath.Join(fixtureDir, name))
 		if err != nil {
 			f.Fatal(err)

@@ -1,142 +1,71 @@
+//go:build cgo
+
 package syntax
 
 import (
+	"context"
 	"fmt"
-	"sync"
+
+	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// Tree is a whole parse tree of one source, flattened into an array in
-// pre-order (a node's first child, if any, is the next element), so that a
-// caller can walk it without a call into the C parser per node. Nodes[0] is
-// the root. A Tree is immutable and safe for concurrent reads; Src is the
-// parsed source and must not be modified.
-type Tree struct {
-	Lang  Language
-	Src   []byte
-	Nodes []Node
-	// HasError reports whether the source has syntax errors anywhere.
-	HasError bool
-	kinds    *kindTable
-}
-
-// Node is one node of a Tree: named or anonymous, extra (comments) or
-// missing (inserted by error recovery).
-type Node struct {
-	// Start and End are the node's byte range in Tree.Src.
-	Start, End uint32
-	// Parent and Next are indexes into Tree.Nodes (-1: none).
-	Parent, Next int32
-	// NumChildren counts the direct children, named and anonymous.
-	NumChildren uint32
-	// Kind is the grammar's symbol of the node (see Tree.Kind).
-	Kind  uint16
-	flags uint8
-	_     uint8
-}
-
-// Node flags, as the C side writes them.
-const (
-	flagNamed   = 1
-	flagMissing = 2
-	flagExtra   = 4
-	flagError   = 8 // the node is or contains a syntax error
-)
-
-// ErrorKind is the Kind of tree-sitter's ERROR nodes.
-const ErrorKind = 0xFFFF
-
-// Named reports whether the node is a named node of the grammar.
-func (n *Node) Named() bool { return n.flags&flagNamed != 0 }
-
-// Missing reports whether the parser inserted the node to recover from an
-// error (it has no text).
-func (n *Node) Missing() bool { return n.flags&flagMissing != 0 }
-
-// Extra reports whether the node may appear anywhere (comments, mostly).
-func (n *Node) Extra() bool { return n.flags&flagExtra != 0 }
-
-// HasError reports whether the node is or contains a syntax error.
-func (n *Node) HasError() bool { return n.flags&flagError != 0 }
-
-// FirstChild is the index of node i's first child, or -1.
-func (t *Tree) FirstChild(i int32) int32 {
-	if t.Nodes[i].NumChildren == 0 {
-		return -1
+// Grammar returns the tree-sitter language of lang, for callers that walk
+// or query syntax trees themselves (structural search). The grammar is
+// constructed on first use, never at program start. The second result is
+// false for an unknown language. Only a cgo build has this function; code
+// that calls it carries the same `cgo` build constraint.
+func Grammar(lang Language) (*sitter.Language, bool) {
+	g := grammars()[lang]
+	if g == nil {
+		return nil, false
 	}
-	return i + 1
+	g.init()
+	return g.lang, true
 }
 
-// Children appends the indexes of node i's children to dst.
-func (t *Tree) Children(i int32, dst []int32) []int32 {
-	for c := t.FirstChild(i); c >= 0; c = t.Nodes[c].Next {
-		dst = append(dst, c)
+// LanguageByName is Grammar of Lookup(name): the tree-sitter language for
+// an ast-grep language name or alias ("go", "ts", "csharp", "yml", …).
+func LanguageByName(name string) (*sitter.Language, bool) {
+	l, ok := Lookup(name)
+	if !ok {
+		return nil, false
 	}
-	return dst
+	return Grammar(l)
 }
 
-// Kind is the name of node i's kind ("call_expression", "(" ...).
-func (t *Tree) Kind(i int32) string { return t.kinds.name(t.Nodes[i].Kind) }
-
-// Text is the source of node i.
-func (t *Tree) Text(i int32) []byte { n := &t.Nodes[i]; return t.Src[n.Start:n.End] }
-
-// kindTable names a grammar's symbols.
-type kindTable struct {
-	names []string
-	// byName maps a named kind to its symbol, as tree-sitter's
-	// ts_language_symbol_for_name finds it.
-	byName map[string]uint16
-}
-
-func (k *kindTable) name(s uint16) string {
-	if s == ErrorKind {
-		return "ERROR"
-	}
-	if int(s) < len(k.names) {
-		return k.names[s]
-	}
-	return ""
-}
-
-// KindID returns the symbol of the named node kind name in lang's grammar
-// ("ERROR" included); ok is false when the grammar has no such named kind
-// or no parser is compiled in.
-func KindID(lang Language, name string) (id uint16, ok bool) {
-	k, err := kinds(lang)
-	if err != nil {
-		return 0, false
-	}
-	if name == "ERROR" {
-		return ErrorKind, true
-	}
-	id, ok = k.byName[name]
-	return id, ok
-}
-
-// KindName returns the name of symbol id in lang's grammar ("" if unknown).
-func KindName(lang Language, id uint16) string {
-	k, err := kinds(lang)
-	if err != nil {
-		return ""
-	}
-	return k.name(id)
-}
-
-// ParseTree parses src with lang's grammar and returns its whole tree.
-// Trees are cached by language and content like the declaration indexes
-// (bounded in entries and retained nodes), so a source asked about twice
-// is parsed once. Errors: ErrNoParser, ErrTooLarge.
-func ParseTree(lang Language, src []byte) (*Tree, error) {
-	if !Supported(lang) {
-		if lang.Known() {
-			return nil, ErrNoParser
-		}
+// ParseTree parses src with lang's grammar, under the package's bounds
+// (MaxSource, ParseTimeout), and returns the whole syntax tree; the caller
+// owns it and must Close it. The tree is not cached (Outline and
+// Enclosing keep only the declarations). Errors: ErrNoParser for an
+// unknown language, ErrTooLarge, or a parser failure.
+func ParseTree(lang Language, src []byte) (*sitter.Tree, error) {
+	g := grammars()[lang]
+	if g == nil {
 		return nil, fmt.Errorf("%w for language %q", ErrNoParser, string(lang))
 	}
 	if len(src) > MaxSource {
 		return nil, fmt.Errorf("%w: %d bytes, over the %d MiB cap", ErrTooLarge, len(src), MaxSource>>20)
 	}
-	return defaultTrees.get(lang, src)
+	return g.parseTree(src)
 }
 
-var kindTables sync.Map // Language -> *kindTable
+// parseTree runs the parser over src within ParseTimeout.
+func (g *grammar) parseTree(src []byte) (*sitter.Tree, error) {
+	g.init()
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(g.lang)
+	ctx, cancel := context.WithTimeout(context.Background(), ParseTimeout)
+	defer cancel()
+	tree, err := p.ParseCtx(ctx, nil, src)
+	if ctx.Err() != nil {
+		if tree != nil {
+			tree.Close()
+		}
+		return nil, fmt.Errorf("%w: parsing took longer than %v", ErrTooLarge, ParseTimeout)
+	}
+	if err != nil || tree == nil {
+		return nil, &Error{"parser failure"}
+	}
+	return tree, nil
+}

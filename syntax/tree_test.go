@@ -3,101 +3,76 @@
 package syntax
 
 import (
-	"context"
-	"os"
-	"path/filepath"
+	"errors"
+	"strings"
 	"testing"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// TestParseTreeMatchesBindings: the flattened tree has exactly the nodes
-// that go-tree-sitter's own walk finds, in pre-order, with their kinds,
-// ranges, flags, parents and sibling links.
-func TestParseTreeMatchesBindings(t *testing.T) {
-	srcs := map[Language]string{
-		Go:         "package p\n\nfunc f(a int) error { if a > 0 { return nil }; return fmt.Errorf(\"x\") // c\n}\n",
-		Python:     "def f(x):\n    return [i for i in x if i]\n",
-		JavaScript: "const a = (b) => b + 1; // c\nclass K { m() { return this.a } }\n",
-		Rust:       "fn f() -> u32 { let x = v.unwrap(); x }\n",
-		C:          "int main(void) { return 0 }\n", // a syntax error: MISSING
+// TestParseTree: every language's grammar parses a snippet of it into a
+// tree whose root has the grammar's root kind and no error, and the
+// grammar is the one LanguageByName gives for the name.
+func TestParseTree(t *testing.T) {
+	cases := map[Language]struct{ src, root string }{
+		Go:         {"package p\n\nfunc f() {}\n", "source_file"},
+		Python:     {"def f():\n    pass\n", "module"},
+		Rust:       {"fn f() {}\n", "source_file"},
+		JavaScript: {"function f() {}\n", "program"},
+		TypeScript: {"function f(x: number): void {}\n", "program"},
+		TSX:        {"const a = <div>{x}</div>;\n", "program"},
+		Java:       {"class A { void f() {} }\n", "program"},
+		C:          {"int f(void) { return 0; }\n", "translation_unit"},
+		Cpp:        {"namespace n { int f(); }\n", "translation_unit"},
+		Ruby:       {"def f\nend\n", "program"},
+		Bash:       {"f() { echo hi; }\n", "program"},
+		CSharp:     {"class A { void F() {} }\n", "compilation_unit"},
+		CSS:        {"a { color: red; }\n", "stylesheet"},
+		HTML:       {"<p>hi</p>\n", "document"},
+		Kotlin:     {"fun f() {}\n", "source_file"},
+		Lua:        {"local function f() end\n", "program"},
+		PHP:        {"<?php function f() {}\n", "program"},
+		Scala:      {"object A { def f = 1 }\n", "compilation_unit"},
+		Swift:      {"func f() {}\n", "source_file"},
+		YAML:       {"a: 1\n", "stream"},
 	}
-	for lang, src := range srcs {
-		tr, err := ParseTree(lang, []byte(src))
+	for _, l := range Languages() {
+		c, ok := cases[l]
+		if !ok {
+			t.Errorf("no case for %s", l)
+			continue
+		}
+		tree, err := ParseTree(l, []byte(c.src))
 		if err != nil {
-			t.Fatal(err)
+			t.Errorf("ParseTree(%s): %v", l, err)
+			continue
 		}
-		g := grammars[lang]
-		p := sitter.NewParser()
-		p.SetLanguage(g.lang)
-		st, err := p.ParseCtx(context.Background(), nil, []byte(src))
-		if err != nil {
-			t.Fatal(err)
+		root := tree.RootNode()
+		if root.Type() != c.root || root.HasError() {
+			t.Errorf("%s: root %s (errors %v), want %s:\n%s", l, root.Type(), root.HasError(), c.root, root.String())
 		}
-		var ref []*sitter.Node
-		var walk func(n *sitter.Node)
-		walk = func(n *sitter.Node) {
-			ref = append(ref, n)
-			for i := 0; i < int(n.ChildCount()); i++ {
-				walk(n.Child(i))
-			}
+		g, ok := LanguageByName(string(l))
+		if !ok {
+			t.Errorf("LanguageByName(%q) failed", l)
+		} else if g.SymbolName(root.Symbol()) != c.root {
+			t.Errorf("LanguageByName(%q) is another grammar", l)
 		}
-		walk(st.RootNode())
-		if len(ref) != len(tr.Nodes) {
-			t.Fatalf("%s: %d nodes, bindings %d", lang, len(tr.Nodes), len(ref))
-		}
-		for i, n := range ref {
-			f := &tr.Nodes[i]
-			if int(f.Start) != int(n.StartByte()) || int(f.End) != int(n.EndByte()) || f.Kind != uint16(n.Symbol()) ||
-				f.Named() != n.IsNamed() || f.Missing() != n.IsMissing() || f.Extra() != n.IsExtra() ||
-				int(f.NumChildren) != int(n.ChildCount()) || tr.Kind(int32(i)) != n.Type() {
-				t.Fatalf("%s: node %d: %+v %s, bindings %s [%d,%d)", lang, i, *f, tr.Kind(int32(i)), n.Type(), n.StartByte(), n.EndByte())
-			}
-			var kids []int32
-			kids = tr.Children(int32(i), kids)
-			if len(kids) != int(n.ChildCount()) {
-				t.Fatalf("%s: node %d: %d children linked", lang, i, len(kids))
-			}
-			for _, c := range kids {
-				if tr.Nodes[c].Parent != int32(i) {
-					t.Fatalf("%s: child %d of %d has parent %d", lang, c, i, tr.Nodes[c].Parent)
-				}
-			}
-		}
-		if tr.HasError != st.RootNode().HasError() {
-			t.Errorf("%s: HasError %v", lang, tr.HasError)
-		}
-		if id, ok := KindID(lang, tr.Kind(0)); !ok || id != tr.Nodes[0].Kind {
-			t.Errorf("%s: KindID(%s) = %d, %v", lang, tr.Kind(0), id, ok)
-		}
+		tree.Close()
 	}
 }
 
-// TestParseTreeCache: the same source is parsed once; a large source
-// beyond the cap is refused.
-func TestParseTreeCache(t *testing.T) {
-	src := []byte("package p\n\nfunc cached() {}\n")
-	_, _, before := defaultTrees.stats()
-	a, err := ParseTree(Go, src)
-	if err != nil {
-		t.Fatal(err)
+// TestParseTreeErrors: unknown languages and oversized sources are refused
+// with the package's errors.
+func TestParseTreeErrors(t *testing.T) {
+	if _, err := ParseTree("cobol", []byte("x")); !errors.Is(err, ErrNoParser) {
+		t.Errorf("cobol: %v", err)
 	}
-	b, _ := ParseTree(Go, append([]byte(nil), src...))
-	_, nodes, after := defaultTrees.stats()
-	if a != b || after != before+1 || nodes == 0 {
-		t.Fatalf("parses %d -> %d, same tree %v", before, after, a == b)
+	if _, ok := LanguageByName("cobol"); ok {
+		t.Error("LanguageByName(cobol) succeeded")
 	}
-	big := make([]byte, MaxSource+1)
-	if _, err := ParseTree(Go, big); err == nil {
-		t.Fatal("over the cap parsed")
+	if _, ok := Grammar("cobol"); ok {
+		t.Error("Grammar(cobol) succeeded")
 	}
-	// A real file parses into the tree its size suggests.
-	data, err := os.ReadFile(filepath.Join("..", "structural", "match.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := ParseTree(Go, data)
-	if err != nil || tr.HasError || len(tr.Nodes) < 500 {
-		t.Fatalf("match.go: %v, %d nodes, error %v", err, len(tr.Nodes), tr != nil && tr.HasError)
+	big := []byte(strings.Repeat("a", MaxSource+1))
+	if _, err := ParseTree(Go, big); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("oversized: %v", err)
 	}
 }

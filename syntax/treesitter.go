@@ -3,8 +3,6 @@
 package syntax
 
 import (
-	"context"
-	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -14,7 +12,7 @@ import (
 
 // Supported reports whether a parser for lang is compiled in (always, for
 // the known languages, in a cgo build).
-func Supported(lang Language) bool { return grammars[lang] != nil }
+func Supported(lang Language) bool { return grammars()[lang] != nil }
 
 // grammar is one language's parser plus the rules that turn its tree into
 // declarations.
@@ -41,6 +39,12 @@ type grammar struct {
 	// n is the classified node, outer the node with its wrappers, pre the
 	// attached comments and attributes above it.
 	exported func(b *builder, n, outer *sitter.Node, f found, parent int, pre []byte) bool
+	// finish, when set, runs after the walk (Lua's returned module table).
+	finish func(b *builder)
+	// climb: comments above a declaration that begins its parent node are
+	// looked for above that parent too (YAML: the comment above a
+	// document belongs to its first key).
+	climb bool
 }
 
 // load prepares the grammar's symbol table once.
@@ -76,32 +80,29 @@ type found struct {
 	container bool
 	// leaf: the node's children hold no further declarations.
 	leaf bool
+	// headerOnly: the declaration is only its header (a C# namespace
+	// block); what its body declares is top-level, as if outside it.
+	headerOnly bool
 }
 
 // parse runs tree-sitter over src and builds its index.
 func parse(lang Language, src []byte) (*index, error) {
-	g := grammars[lang]
+	g := grammars()[lang]
 	if g == nil {
 		return nil, ErrNoParser
 	}
-	g.init()
-	p := sitter.NewParser()
-	defer p.Close()
-	p.SetLanguage(g.lang)
-	ctx, cancel := context.WithTimeout(context.Background(), ParseTimeout)
-	defer cancel()
-	tree, err := p.ParseCtx(ctx, nil, src)
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("%w: parsing took longer than %v", ErrTooLarge, ParseTimeout)
-	}
-	if err != nil || tree == nil {
-		return nil, &Error{"parser failure"}
+	tree, err := g.parseTree(src)
+	if err != nil {
+		return nil, err
 	}
 	defer tree.Close()
 	b := &builder{g: g, src: src, lt: newLineTable(src), kids: map[uintptr][]*sitter.Node{}}
 	root := tree.RootNode()
 	b.walk(root)
 	b.applyExportLists()
+	if g.finish != nil {
+		g.finish(b)
+	}
 	if root.HasError() {
 		b.collectErrors(root)
 	}
@@ -151,11 +152,36 @@ func (b *builder) text(n *sitter.Node) string {
 	return string(b.src[s:e])
 }
 
-// firstLine is line of byte offset, last is the line of the node's last byte.
-func (b *builder) firstLine(n *sitter.Node) int { return b.lt.lineOf(int(n.StartByte())) }
+// trim is n's byte range without leading and trailing white space (some
+// grammars, Lua's and Scala's, let a node take in the blank space around
+// it); a node of white space only keeps its range.
+func (b *builder) trim(n *sitter.Node) (int, int) {
+	s, e := int(n.StartByte()), int(n.EndByte())
+	if s < 0 || e > len(b.src) || s > e {
+		return s, s
+	}
+	ts, te := s, e
+	for ts < te && isSpace(b.src[ts]) {
+		ts++
+	}
+	for te > ts && isSpace(b.src[te-1]) {
+		te--
+	}
+	if ts == te {
+		return s, e // all white space (a newline token): left as it is
+	}
+	return ts, te
+}
+
+// firstLine is the line of the node's first byte, lastLine that of its
+// last one (white space around the node left out).
+func (b *builder) firstLine(n *sitter.Node) int {
+	s, _ := b.trim(n)
+	return b.lt.lineOf(s)
+}
 
 func (b *builder) lastLine(n *sitter.Node) int {
-	s, e := int(n.StartByte()), int(n.EndByte())
+	s, e := b.trim(n)
 	if e > s {
 		e--
 	}
@@ -181,7 +207,9 @@ func (b *builder) walk(root *sitter.Node) {
 		parent := it.parent
 		if f, ok := b.g.classify(b, n, typ, parent); ok {
 			if b.keep(n, parent) {
-				parent = b.record(n, f, parent)
+				if i := b.record(n, f, parent); !f.headerOnly {
+					parent = i
+				}
 			}
 			if f.leaf {
 				continue
@@ -229,7 +257,11 @@ func (b *builder) record(n *sitter.Node, f found, parent int) int {
 	}
 	sigStart := b.sigStart(outer)
 	start := b.attached(outer)
+	own, _ := b.trim(outer)
 	first, last := b.lt.lineOf(start), b.lastLine(outer)
+	if f.headerOnly {
+		last = b.header(Decl{}, sigStart, f.bodyStart).EndLine
+	}
 	sb, eb := b.lt.bytesOf(first, last)
 	r := rec{
 		Decl: Decl{
@@ -242,7 +274,7 @@ func (b *builder) record(n *sitter.Node, f found, parent int) int {
 		hasErr:    outer.HasError(),
 	}
 	if b.g.exported != nil {
-		r.Exported = b.g.exported(b, n, outer, f, parent, b.src[start:outer.StartByte()])
+		r.Exported = b.g.exported(b, n, outer, f, parent, b.src[start:own])
 	}
 	if f.container {
 		r.header = b.header(r.Decl, sigStart, f.bodyStart)
@@ -254,9 +286,12 @@ func (b *builder) record(n *sitter.Node, f found, parent int) int {
 // attached is the start byte of the comments, attributes and decorators
 // directly above outer (no blank line between), or outer's own start.
 func (b *builder) attached(outer *sitter.Node) int {
-	start := int(outer.StartByte())
+	start, _ := b.trim(outer)
 	top := b.lt.lineOf(start)
 	kids, i := b.siblings(outer)
+	if b.g.climb {
+		kids, i = b.climbFirst(outer, kids, i)
+	}
 	for i--; i >= 0; i-- {
 		p := kids[i]
 		if !p.IsNamed() {
@@ -275,10 +310,35 @@ func (b *builder) attached(outer *sitter.Node) int {
 				break
 			}
 		}
-		start = int(p.StartByte())
+		start, _ = b.trim(p)
 		top = b.firstLine(p)
 	}
 	return start
+}
+
+// climbFirst goes up from n while it is the first named child of its
+// parent and starts where the parent starts, and returns the siblings of
+// the node reached and its place among them.
+func (b *builder) climbFirst(n *sitter.Node, kids []*sitter.Node, i int) ([]*sitter.Node, int) {
+	for depth := 0; depth < 8 && i >= 0; depth++ {
+		first := true
+		for j := 0; j < i; j++ {
+			if kids[j].IsNamed() {
+				first = false
+				break
+			}
+		}
+		p := n.Parent()
+		if !first || p == nil || p.StartByte() != n.StartByte() || p.Parent() == nil {
+			break
+		}
+		pk, pi := b.siblings(p)
+		if pi < 0 {
+			break
+		}
+		n, kids, i = p, pk, pi
+	}
+	return kids, i
 }
 
 // siblings returns the children of n's parent and n's place among them
@@ -311,8 +371,17 @@ func (b *builder) siblings(n *sitter.Node) ([]*sitter.Node, int) {
 }
 
 // sigStart is where outer's signature starts: after its leading
-// decorators, attributes and annotations.
+// decorators, attributes and annotations, and white space.
 func (b *builder) sigStart(outer *sitter.Node) int {
+	s := b.sigNode(outer)
+	for s < int(outer.EndByte()) && s < len(b.src) && isSpace(b.src[s]) {
+		s++
+	}
+	return s
+}
+
+// sigNode is the start of the first child of outer that is no decoration.
+func (b *builder) sigNode(outer *sitter.Node) int {
 	cnt := int(outer.ChildCount())
 	for i := 0; i < cnt; i++ {
 		c := outer.Child(i)

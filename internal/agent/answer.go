@@ -68,6 +68,8 @@ type Details struct {
 	Structural *StructuralJSON `json:"structural,omitempty"`
 	// Rewrite is a structural rewrite's preview or apply.
 	Rewrite *RewriteJSON `json:"rewrite,omitempty"`
+	// Terms is the answer of a multi-term search (terms.go).
+	Terms *TermsJSON `json:"terms,omitempty"`
 }
 
 // TotalsJSON are exact totals.
@@ -372,6 +374,9 @@ func handle(req *Request, env Env) (*Answer, error) {
 	if err := refuseSpecial(root); err != nil {
 		return nil, err
 	}
+	if len(req.Terms) > 0 {
+		return termsRequest(req, env, root)
+	}
 	switch req.Mode {
 	case ModeInspect:
 		return inspectRequest(req, env, root)
@@ -596,6 +601,9 @@ func page(req *Request, env Env) (*Answer, error) {
 		}
 		return continueOutline(env, snap)
 	}
+	if cur.Kind == snapshot.KindItems && snap.Meta.Options[optOperation] == opTerms {
+		return continueTerms(req, env, snap, cur)
+	}
 	if err := req.checkRestated(snap.Meta.Options); err != nil {
 		return nil, err
 	}
@@ -768,7 +776,7 @@ func statusLine(snap *snapshot.Snapshot, sel snapshot.PathSelection) string {
 		state = fmt.Sprintf("partial: %d of %d lines retained, totals exact", t.Retained, t.Lines)
 	}
 	return fmt.Sprintf("evgrep: %d matching lines (%d occurrences) in %d of %d files searched for %s under %s — %s%s\n",
-		t.Lines, t.Occurrences, t.Files, t.Searched, quotePattern(shorten(snap.Meta.Options["pattern"], maxEchoBytes)), shorten(snap.Meta.Root, maxEchoBytes), state, scope)
+		t.Lines, t.Occurrences, t.Files, t.Searched, quotePattern(shorten(snap.Meta.Options["pattern"], maxEchoBytes)), shorten(snap.Meta.Root, maxEchoBytes)+gitScope(snap), state, scope)
 }
 
 func quotePattern(p string) string {

@@ -76,7 +76,16 @@ func runSearch(r *Request, env Env, root string, subPaths []string) (*searchResu
 
 	b := snapshot.NewBuilder()
 	w := &walkState{env: env}
-	err = pipeline.Run(roots, opts, m, func() pipeline.Sink {
+	run := runFunc(pipeline.Run)
+	if r.Rev != "" || r.ChangedSince != "" {
+		gitRun, done, err := gitSearch(r, root, opts)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		run = gitRun
+	}
+	err = run(roots, opts, m, func() pipeline.Sink {
 		return &collector{b: b, m: m, root: root, note: note, walk: w}
 	})
 	if err != nil {

@@ -64,3 +64,24 @@ const (
 	// end, the cursor and the notes.
 	outlineReserve = 400
 )
+
+// Multi-term answers (terms.go).
+const (
+	// termsPageItems is how many items one page of a multi-term answer
+	// shows (fewer when the 16 KiB bound of its text or details is met).
+	termsPageItems = 30
+	// termsExcerptBytes bounds the line excerpt an item keeps.
+	termsExcerptBytes = 240
+	// termsFilesShown is how many kept files the first page names.
+	termsFilesShown = 10
+	// termsPageReserve is kept free on a page for the cursor and the next
+	// call.
+	termsPageReserve = 1024
+)
+
+// Git bounds.
+const (
+	// maxRevisionBytes is the longest rev or changedSince accepted (gitrev
+	// refuses longer ones too; this answers before a repository is opened).
+	maxRevisionBytes = 256
+)

@@ -39,6 +39,10 @@ type Request struct {
 	Rewrite      string     `json:"rewrite,omitempty" jsonschema:"structural: a template that replaces each match ($A and $$$A substituted); the answer is a unified diff and a preview token"`
 	Apply        bool       `json:"apply,omitempty" jsonschema:"structural: write the rewrite; needs preview, the token of the rewrite answer with the same arguments"`
 	Preview      string     `json:"preview,omitempty" jsonschema:"structural: the preview token from the rewrite answer (with apply)"`
+	Terms        []string   `json:"terms,omitempty" jsonschema:"multi-term search: 2-64 distinct literal terms (one line, at most 256 bytes each) searched in one pass instead of pattern; exact per-term counts, occurrences paged by term, path, byte"`
+	Match        string     `json:"match,omitempty" jsonschema:"with terms, the files kept: any (default: a term occurs), all (every term occurs) or none (no term occurs: the files are listed)"`
+	Rev          string     `json:"rev,omitempty" jsonschema:"search the files of this Git commit (a commit-ish: HEAD~3, a branch, a tag, a hash) instead of the working tree"`
+	ChangedSince string     `json:"changedSince,omitempty" jsonschema:"keep only matches in lines added or changed since this Git commit (untracked files count as added)"`
 
 	// budgetChars is the character budget of the answer when Budget
 	// applies (an implicit auto search), else 0.
@@ -152,6 +156,9 @@ func ParseRequest(data []byte) (*Request, error) {
 
 // Validate checks ranges and combinations of fields.
 func (r *Request) Validate() error {
+	if len(r.Terms) > 0 || r.Match != "" {
+		return r.validateTerms()
+	}
 	switch r.Mode {
 	case ModeStructural:
 		return r.validateStructural()
@@ -178,6 +185,9 @@ func (r *Request) Validate() error {
 	}
 	if r.Limit != nil && (*r.Limit < 1 || *r.Limit > maxLimit) {
 		return invalid("limit %d: expected 1-%d", *r.Limit, maxLimit)
+	}
+	if err := r.validateGit(); err != nil {
+		return err
 	}
 	inspectish := r.Line != 0 || r.MatchIndex != 0 || len(r.MatchIndices) > 0 || len(r.Targets) > 0
 	switch r.Mode {
@@ -296,7 +306,7 @@ func (r *Request) caseOption() string {
 // options. Answer-shaping fields (mode, limit, context) are not included.
 func (r *Request) searchOptions() map[string]string {
 	enc := func(v []string) string { b, _ := json.Marshal(v); return string(b) }
-	return map[string]string{
+	o := map[string]string{
 		"pattern":    r.Pattern,
 		"literal":    fmt.Sprint(r.Literal),
 		"ignoreCase": r.caseOption(),
@@ -305,6 +315,14 @@ func (r *Request) searchOptions() map[string]string {
 		"exclude":    enc(r.Exclude),
 		"paths":      enc(r.Paths),
 	}
+	// Only when given, so that other searches keep their fingerprints.
+	if r.Rev != "" {
+		o["rev"] = r.Rev
+	}
+	if r.ChangedSince != "" {
+		o["changedSince"] = r.ChangedSince
+	}
+	return o
 }
 
 // checkRestated refuses a cursor request that restates a search option
@@ -315,7 +333,8 @@ func (r *Request) checkRestated(opts map[string]string) error {
 	differs := func(k string) bool { return mine[k] != opts[k] }
 	if r.Pattern != "" && differs("pattern") || r.Literal && differs("literal") ||
 		r.IgnoreCase != nil && differs("ignoreCase") || r.Hidden != nil && differs("hidden") ||
-		len(r.Glob) > 0 && differs("glob") || len(r.Exclude) > 0 && differs("exclude") {
+		len(r.Glob) > 0 && differs("glob") || len(r.Exclude) > 0 && differs("exclude") ||
+		r.Rev != "" && differs("rev") || r.ChangedSince != "" && differs("changedSince") {
 		return &snapshot.Error{Code: snapshot.CodeOptionsConflict, Msg: "the request's options differ from the cursor's search"}
 	}
 	return nil
@@ -325,7 +344,7 @@ func (r *Request) checkRestated(opts map[string]string) error {
 // exact request of a new search with the same options (see nextSearch).
 func requestOf(snap *snapshot.Snapshot) Request {
 	o := snap.Meta.Options
-	r := Request{Pattern: o["pattern"], Path: snap.Meta.Root, Literal: o["literal"] == "true"}
+	r := Request{Pattern: o["pattern"], Path: snap.Meta.Root, Literal: o["literal"] == "true", Rev: o["rev"], ChangedSince: o["changedSince"]}
 	switch o["ignoreCase"] {
 	case "true", "false":
 		v := o["ignoreCase"] == "true"
@@ -342,4 +361,23 @@ func requestOf(snap *snapshot.Snapshot) Request {
 		}
 	}
 	return r
+}
+
+// validateGit checks rev and changedSince: one at a time, on a search.
+func (r *Request) validateGit() error {
+	if r.Rev == "" && r.ChangedSince == "" {
+		return nil
+	}
+	if r.Rev != "" && r.ChangedSince != "" {
+		return invalid("rev and changedSince cannot be used together")
+	}
+	if r.Mode == ModeInspect || r.Mode == ModeOutline {
+		return invalid("rev and changedSince apply to searches, not to mode %s", r.Mode)
+	}
+	for _, v := range []string{r.Rev, r.ChangedSince} {
+		if len(v) > maxRevisionBytes {
+			return invalid("rev and changedSince take a commit-ish of at most %d bytes", maxRevisionBytes)
+		}
+	}
+	return nil
 }

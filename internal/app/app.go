@@ -205,6 +205,8 @@ func (r *run) main() int {
 		return r.outline(wopts)
 	case cli.CmdStructural:
 		return r.structuralSearch(wopts)
+	case cli.CmdTerms:
+		return r.terms(wopts)
 	case cli.CmdFiles:
 		err = r.files(wopts)
 	default:
@@ -262,7 +264,13 @@ func (r *run) walkOptions() (walker.Options, error) {
 func (r *run) files(wopts walker.Options) error {
 	cfg := r.cfg
 	popts := &cfg.Printer
-	return pipeline.Files(cfg.Paths, wopts, func(e walker.Entry) bool {
+	files := pipeline.Files
+	if cfg.Rev != "" {
+		files = func(_ []string, wopts walker.Options, visit func(walker.Entry) bool) error {
+			return r.gitFiles(wopts, visit)
+		}
+	}
+	return files(cfg.Paths, wopts, func(e walker.Entry) bool {
 		if r.quit.Load() {
 			return false
 		}
@@ -417,7 +425,16 @@ func (r *run) search(wopts walker.Options, m patternMatcher) error {
 	var searched atomic.Bool
 	separated := cfg.Output == cli.OutputStandard
 	oneAtATime := opts.Walk.Threads == 1 || r.oneFile()
-	err := pipeline.Run(cfg.Paths, &opts, m, func() pipeline.Sink {
+	run := runFunc(pipeline.Run)
+	if cfg.Rev != "" || cfg.ChangedSince != "" {
+		gitRun, done, err := r.gitRun(&opts)
+		if err != nil {
+			return err
+		}
+		defer done()
+		run, oneAtATime = gitRun, oneAtATime || cfg.Rev != ""
+	}
+	err := run(cfg.Paths, &opts, m, func() pipeline.Sink {
 		ps := &printSink{r: r, searched: &searched}
 		switch cfg.Output {
 		case cli.OutputJSON:

@@ -196,7 +196,7 @@ func (s *sink) End(e walker.Entry, err error) bool {
 	}
 	s.r.parsed.Add(1)
 	f := &File{Path: e.Path, Src: c.buf, Rev: rev}
-	f.Tree, f.Err = syntax.ParseTree(o.Lang.Name, c.buf)
+	f.Tree, f.Err = syntax.ParseFlat(o.Lang.Name, c.buf)
 	if f.Err == nil {
 		if o.Rules != nil {
 			f.Matches, f.Err = structural.FindRules(f.Tree, o.Rules)

@@ -16,6 +16,7 @@ import (
 	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/internal/printer"
 	"github.com/evgrep/evgrep/internal/search"
+	"github.com/evgrep/evgrep/internal/terms"
 	"github.com/evgrep/evgrep/matcher"
 	"github.com/evgrep/evgrep/walker"
 	"github.com/evgrep/evgrep/walker/ignore"
@@ -49,6 +50,7 @@ const (
 	CmdOutline
 	CmdGenerate
 	CmdStructural
+	CmdTerms
 )
 
 // Env describes the process environment that rg consults when choosing
@@ -113,6 +115,14 @@ type Config struct {
 	MCPHTTP      string
 	// MCPAllowOrigins are the browser origins the MCP HTTP server serves.
 	MCPAllowOrigins []string
+
+	// Terms and TermsMatch are a multi-term search's terms and file rule
+	// (CmdTerms; see terms.go).
+	Terms      []string
+	TermsMatch terms.Match
+	// Rev is --rev: search that Git commit's tree. ChangedSince is
+	// --changed-since: only lines added or changed since that commit.
+	Rev, ChangedSince string
 }
 
 // Load parses argv and derives the Config.
@@ -156,7 +166,7 @@ func Load(argv []string, env Env) (*Config, error) {
 	if len(pos) > 0 {
 		patternSlot, pos, hasPatternSlot = pos[0], pos[1:], true
 	}
-	takesFirstAsPath := a.Has("file") || a.Has("files") || a.Has("regexp") || a.Has("type-list") || a.Has("outline") || structural(a)
+	takesFirstAsPath := a.Has("file") || a.Has("files") || a.Has("regexp") || a.Has("type-list") || a.Has("outline") || hasTerms(a) || structural(a)
 	paths := append([]string(nil), pos...)
 	if takesFirstAsPath && hasPatternSlot {
 		paths = append([]string{patternSlot}, paths...)
@@ -181,6 +191,9 @@ func Load(argv []string, env Env) (*Config, error) {
 		c.Matcher.SizeLimit = int(min(n, math.MaxInt32))
 	}
 	c.Paths, c.UsingDefaultPath = defaultPaths(a, env, paths)
+	if err := gitFlags(a, c); err != nil {
+		return nil, err
+	}
 	onlyStdin := len(c.Paths) == 1 && c.Paths[0] == "-"
 
 	c.Quiet = a.Has("quiet")
@@ -233,6 +246,11 @@ func Load(argv []string, env Env) (*Config, error) {
 	// No pattern matches nothing, so that -v of an empty -f file matches
 	// every line (rg 15); -m0 searches nothing.
 	c.Command = command(a, (len(patterns) == 0 && !a.Has("invert-match")) || c.Printer.MaxCount == 0)
+	if c.Command == CmdTerms || a.Has("match") {
+		if err := termsConfig(a, c); err != nil {
+			return nil, err
+		}
+	}
 	return c, nil
 }
 
@@ -280,7 +298,7 @@ func engine(a *Args) Engine {
 // patterns is rg's `patterns()`: the -e values, else the positional
 // pattern; then the lines of every -f file.
 func patterns(a *Args, env Env, slot string, hasSlot bool) ([]string, error) {
-	if a.Has("files") || a.Has("type-list") || a.Has("outline") || structural(a) {
+	if a.Has("files") || a.Has("type-list") || a.Has("outline") || hasTerms(a) || structural(a) {
 		return nil, nil
 	}
 	var out []string
@@ -723,8 +741,8 @@ func command(a *Args, never bool) Command {
 		return CmdTypeList
 	case a.Has("outline"):
 		return CmdOutline
-	case structural(a):
-		return CmdStructural
+	case hasTerms(a) || structural(a):
+		return CmdTerms
 	case a.Has("files"):
 		return CmdFiles
 	case never:

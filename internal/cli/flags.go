@@ -199,6 +199,11 @@ var flagTable = []flagDef{
 	{long: "rule", value: true, multiple: true},
 	{long: "rewrite", value: true, hyphen: true},
 	{long: "apply"},
+	{long: "terms", value: true, multiple: true, hyphen: true},
+	{long: "term", value: true, multiple: true, hyphen: true},
+	{long: "match", value: true, possible: []string{"any", "all", "none"}},
+	{long: "rev", value: true, hyphen: true},
+	{long: "changed-since", value: true, hyphen: true},
 }
 
 var (

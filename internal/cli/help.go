@@ -125,12 +125,17 @@ var flagHelp = map[string]string{
 
 	"mcp-allow-origin": "evgrep: serve browser pages of this origin over --mcp-http (exact match, repeatable).",
 
-	"ast":     "evgrep: structural search with ast-grep's pattern language ($A, $$$A, $_).",
-	"lang":    "evgrep: the language of --ast, --kind and --rewrite (go, python, rust, ...).",
-	"kind":    "evgrep: structural search for syntax nodes of a kind (with --lang).",
-	"rule":    "evgrep: structural search with an ast-grep rule file (YAML, repeatable).",
-	"rewrite": "evgrep: print a unified diff replacing each structural match with TEMPLATE.",
-	"apply":   "evgrep: write the --rewrite edits (each file only if unchanged since read).",
+	"ast":           "evgrep: structural search with ast-grep's pattern language ($A, $$$A, $_).",
+	"lang":          "evgrep: the language of --ast, --kind and --rewrite (go, python, rust, ...).",
+	"kind":          "evgrep: structural search for syntax nodes of a kind (with --lang).",
+	"rule":          "evgrep: structural search with an ast-grep rule file (YAML, repeatable).",
+	"rewrite":       "evgrep: print a unified diff replacing each structural match with TEMPLATE.",
+	"apply":         "evgrep: write the --rewrite edits (each file only if unchanged since read).",
+	"terms":         "evgrep: search 2-64 literal terms at once, comma-separated (repeatable; a term with a comma: --term).",
+	"term":          "evgrep: one literal term of a multi-term search, verbatim (repeatable; joins --terms in order).",
+	"match":         "evgrep: with --terms, the files to report: any (default), all (every term) or none (no term).",
+	"rev":           "evgrep: search the files of Git commit REV (read in process), not the working tree.",
+	"changed-since": "evgrep: only matches in lines added or changed since Git commit REV.",
 }
 
 // WriteHelp prints evgrep's help in rg's layout: usage, arguments, then
@@ -147,6 +152,7 @@ USAGE:
     evgrep [OPTIONS] -f PATTERNFILE ... [PATH ...]
     evgrep [OPTIONS] --files [PATH ...]
     evgrep [OPTIONS] --type-list
+    evgrep [OPTIONS] --terms T1,T2,... [--term T] [--match any|all|none] [PATH ...]
     command | evgrep [OPTIONS] PATTERN
     evgrep --agent '{"pattern":"..."}'
     evgrep --mcp

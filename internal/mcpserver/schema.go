@@ -35,6 +35,8 @@ func searchTool() *mcp.Tool {
 	set("mode", "enum", modes)
 	set("budget", "enum", agent.Budgets())
 	set("items", "enum", agent.ItemsValues())
+	set("match", "enum", agent.MatchValues())
+	set("terms", "minItems", agent.MinTerms, "maxItems", agent.MaxTerms)
 	set("limit", "minimum", 1, "maximum", maxLimit)
 	set("context", "minimum", 0, "maximum", maxContext)
 	set("line", "minimum", 1, "maximum", maxLine)

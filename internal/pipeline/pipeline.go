@@ -37,6 +37,9 @@ type Options struct {
 	Mmap bool
 	// Stdin is read for the root "-".
 	Stdin io.Reader
+	// Lines, when set, restricts the search of each file to the lines it
+	// returns (see LineFilter; standard input is searched whole).
+	Lines LineFilter
 }
 
 // Binary holds the binary detection of files found by the walk (Implicit)
@@ -110,7 +113,9 @@ func Run(roots []string, opts *Options, m search.Matcher, newSink func() Sink) e
 			s = w.explicit
 		}
 		var err error
-		if w.opener != nil && !e.Stdin {
+		if opts.Lines != nil && !e.Stdin {
+			err = opts.searchFiltered(s, w.sink, w.opener, e)
+		} else if w.opener != nil && !e.Stdin {
 			err = opts.searchOpened(s, w.sink, w.opener, e)
 		} else {
 			err = opts.searchOne(s, w.sink, e)

@@ -91,7 +91,8 @@ func (s *Searcher) Matcher() Matcher { return s.m }
 type core struct {
 	s               *Searcher
 	sink            Sink
-	slice           bool // check every reported range for NUL bytes
+	match           Match // the Match handed to sink.Matched (reused: no allocation per line)
+	slice           bool  // check every reported range for NUL bytes
 	absOffset       int64
 	pos             int
 	lineNumber      uint64
@@ -187,8 +188,8 @@ func (c *core) sinkMatched(buf []byte, start, end int) (bool, error) {
 		return false, err
 	}
 	c.countLines(buf, start)
-	m := Match{Bytes: buf[start:end], AbsOffset: c.absOffset + int64(start), LineNumber: c.lineNo(), Buffer: buf, Start: start}
-	ok, err := c.sink.Matched(c.s, &m)
+	c.match = Match{Bytes: buf[start:end], AbsOffset: c.absOffset + int64(start), LineNumber: c.lineNo(), Buffer: buf, Start: start}
+	ok, err := c.sink.Matched(c.s, &c.match)
 	if !ok || err != nil {
 		return false, err
 	}

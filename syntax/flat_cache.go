@@ -7,7 +7,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 )
 
-// Bounds of the tree cache (see ParseTree).
+// Bounds of the tree cache (see ParseFlat).
 const (
 	// treeCacheEntries bounds the number of parse trees kept.
 	treeCacheEntries = 64
@@ -65,7 +65,7 @@ func (c *treeCache) get(lang Language, src []byte) (*Tree, error) {
 				f.tree, f.err = nil, &Error{"parser failure"}
 			}
 		}()
-		f.tree, f.err = parseTree(lang, src)
+		f.tree, f.err = parseFlat(lang, src)
 	}()
 	c.mu.Lock()
 	delete(c.inflight, key)

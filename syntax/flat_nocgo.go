@@ -5,6 +5,6 @@ package syntax
 // kinds has no grammar to read in a build without cgo.
 func kinds(lang Language) (*kindTable, error) { return nil, ErrNoParser }
 
-// parseTree is never reached without cgo (ParseTree checks Supported
+// parseTree is never reached without cgo (ParseFlat checks Supported
 // first); it answers ErrNoParser all the same.
-func parseTree(lang Language, src []byte) (*Tree, error) { return nil, ErrNoParser }
+func parseFlat(lang Language, src []byte) (*Tree, error) { return nil, ErrNoParser }

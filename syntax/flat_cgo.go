@@ -144,7 +144,7 @@ func kinds(lang Language) (*kindTable, error) {
 	if k, ok := kindTables.Load(lang); ok {
 		return k.(*kindTable), nil
 	}
-	g := grammars[lang]
+	g := grammars()[lang]
 	if g == nil {
 		return nil, ErrNoParser
 	}
@@ -172,12 +172,12 @@ func kinds(lang Language) (*kindTable, error) {
 
 // parseTree runs the parser over src in one call into C and copies the
 // flattened nodes into Go memory.
-func parseTree(lang Language, src []byte) (*Tree, error) {
+func parseFlat(lang Language, src []byte) (*Tree, error) {
 	k, err := kinds(lang)
 	if err != nil {
 		return nil, err
 	}
-	g := grammars[lang]
+	g := grammars()[lang]
 	buf := src
 	if len(buf) == 0 {
 		buf = []byte{0}

@@ -1,0 +1,62 @@
+package gitrev
+
+// Every bound of the package, in one place. Limits carries the ones a
+// caller (a test) may lower; DefaultLimits holds their values.
+const (
+	// defaultMaxBlobSize is the largest blob read from a revision (a file
+	// of a searched tree, an ignore file, or the old side of a diff). A
+	// larger one is an error for that path, never a partial read.
+	defaultMaxBlobSize = 64 << 20
+	// defaultMaxFiles is the most tree entries one Tree lists (files and
+	// folders of the searched commit); past it List fails.
+	defaultMaxFiles = 2_000_000
+	// defaultMaxDiffEdits bounds the line diff of one file: past this many
+	// inserted plus deleted lines (after the common head and tail are
+	// set aside) every line between the first and the last difference
+	// counts as changed. Memory is (edits+1)² int32s: 16 MiB at 2,048.
+	defaultMaxDiffEdits = 2048
+	// defaultMaxDiffLines is the most lines of one side that are diffed;
+	// past it the whole working file counts as changed.
+	defaultMaxDiffLines = 4_000_000
+
+	// maxRevisionLength is the longest commit-ish accepted.
+	maxRevisionLength = 256
+	// maxAncestrySteps bounds the ~N and ^N steps of one commit-ish.
+	maxAncestrySteps = 100_000
+	// maxPeel is how many annotated tags (a tag of a tag ...) are followed.
+	maxPeel = 16
+	// maxTreeDepth is the deepest folder nesting of a tree that is read.
+	maxTreeDepth = 512
+	// maxObjectHeader is the largest commit, tag or tree object read.
+	maxObjectHeader = 64 << 20
+	// maxConfigSize is the largest .git/config (or config.worktree) read
+	// for the partial-clone check.
+	maxConfigSize = 4 << 20
+	// maxGitFileSize is the largest .git file ("gitdir: X") or commondir
+	// file read.
+	maxGitFileSize = 64 << 10
+	// objectCacheSize is the memory go-git's object cache may hold.
+	objectCacheSize = 8 << 20
+)
+
+// Limits are the bounds of one Repo.
+type Limits struct {
+	// MaxBlobSize is the largest blob read, in bytes.
+	MaxBlobSize int64
+	// MaxFiles is the most tree entries a Tree lists.
+	MaxFiles int
+	// MaxDiffEdits bounds the line diff of one file (see Changes).
+	MaxDiffEdits int
+	// MaxDiffLines is the most lines of one side that are diffed.
+	MaxDiffLines int
+}
+
+// DefaultLimits returns the bounds Open uses.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxBlobSize:  defaultMaxBlobSize,
+		MaxFiles:     defaultMaxFiles,
+		MaxDiffEdits: defaultMaxDiffEdits,
+		MaxDiffLines: defaultMaxDiffLines,
+	}
+}
