@@ -741,8 +741,10 @@ func command(a *Args, never bool) Command {
 		return CmdTypeList
 	case a.Has("outline"):
 		return CmdOutline
-	case hasTerms(a) || structural(a):
+	case hasTerms(a):
 		return CmdTerms
+	case structural(a):
+		return CmdStructural
 	case a.Has("files"):
 		return CmdFiles
 	case never:
