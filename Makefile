@@ -125,5 +125,16 @@ bench-quick: build
 bench-agent: build
 	$(GO) run ./bench/agentbench --evgrep $(BIN) --rg $(BENCH_RG) $(BENCHFLAGS)
 
+# Ranked retrieval (bench/rank): NDCG@10, Recall@5 and tokens to the first
+# relevant file of evgrep --rank against a grep baseline; bench-rank-latency
+# times cold and warm queries. BENCHRANKFLAGS='-split test -v' for more.
+.PHONY: bench-rank bench-rank-latency
+BENCHRANKFLAGS ?=
+bench-rank:
+	$(GO) run ./bench/rank $(BENCHRANKFLAGS)
+
+bench-rank-latency: build
+	$(GO) run ./bench/rank -latency -evgrep $(BIN)
+
 clean:
 	rm -rf bin $(DIST)

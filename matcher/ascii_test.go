@@ -22,6 +22,7 @@ func TestASCIIVariant(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		m.loadRE2()
 		if m.reASCII == nil {
 			continue // no Unicode class, or not run by RE2
 		}
@@ -43,6 +44,9 @@ func TestASCIIVariant(t *testing.T) {
 	}
 	for _, p := range []string{`\w{5}\s+\w{5}`, `\p{Greek}|abc`} {
 		m, err := Compile(Options{Patterns: []string{p}, LineTerminator: '\n'})
+		if err == nil {
+			m.loadRE2()
+		}
 		if err != nil || m.reASCII == nil {
 			t.Fatalf("%q: no ASCII variant (%v)", p, err)
 		}
@@ -66,6 +70,8 @@ func TestBeforeFullProgram(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		with.loadRE2()
+		without.loadRE2()
 		if with.reReady == nil {
 			t.Fatalf("%q: no background program", p)
 		}

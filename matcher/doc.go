@@ -24,9 +24,17 @@
 //     patterns mixing raw-byte (?-u) classes with Unicode ones, counted
 //     repetitions above RE2's limit of 1000, and programs too big for RE2.
 //
+// Whether a line matches, and which line of a buffer matches first, is
+// answered for patterns without assertions other than ^ and $ (no word
+// boundaries, \A or \z; anchors only on '\n' lines without CRLF) that
+// cannot match empty by a lazy DFA built from the VM's program
+// (dfa.go): exact, bounded per goroutine, and it steps aside for RE2 and
+// the VM when its cache thrashes; RE2 is then compiled only when asked
+// for (occurrences, or the DFA gave up).
+//
 // A literal prefilter scans buffers for a rare byte of a literal every match
 // must contain, and only the enclosing line is confirmed. Without a useful
-// literal, RE2 scans chunks of many lines per call. A large alternation of
+// literal, the DFA or RE2 scans many lines per call. A large alternation of
 // plain literals (-f with many words) skips both engines: a multi-literal
 // automaton (internal/litset) gives rg's leftmost-first occurrences.
 //

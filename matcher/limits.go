@@ -69,6 +69,21 @@ const (
 	minMultiScan = 256
 )
 
+// The lazy DFA's bounds (dfa.go).
+const (
+	// dfaCacheLimit is the most memory one goroutine's DFA states take
+	// (transition rows and position sets); a full cache starts over.
+	dfaCacheLimit = 2 << 20
+	// dfaFreeCaches is how many idle caches a matcher keeps.
+	dfaFreeCaches = 16
+	// dfaMinProgress: a cache that fills up before reading this many
+	// bytes per state it holds counts as thrashing...
+	dfaMinProgress = 10
+	// dfaMaxResets: ...and after this many such resets the DFA gives up
+	// (RE2 and the VM answer).
+	dfaMaxResets = 8
+)
+
 // The windows in which a literal's scan bytes are looked for (litScan.find):
 // the first, and the largest it doubles to while no scan byte hits.
 const (

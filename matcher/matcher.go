@@ -3,6 +3,7 @@ package matcher
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
@@ -86,7 +87,9 @@ type Matcher struct {
 	reReady    chan struct{}
 	hasRE      bool
 	reMode     re2Mode
-	uniWB      bool // RE2 is exact only on ASCII text
+	re2Once    sync.Once
+	re2Init    func() // compiles re, or reASCII and reFull (Compile)
+	uniWB      bool   // RE2 is exact only on ASCII text
 	canEmpty   bool
 	chunked    bool // RE2 may scan many lines in one call
 	textAnchor bool // \A or \z present
@@ -107,6 +110,9 @@ type Matcher struct {
 	// crosses: a match may hold the terminator or anchors on the whole
 	// buffer (newline.go).
 	crosses bool
+	// dfa answers "is there a match, and where does the first end" for
+	// programs without assertions (dfa.go); nil otherwise.
+	dfa *dfaProg
 }
 
 // escapeLiteral escapes a -F pattern as Rust's regex::escape does.
@@ -229,6 +235,9 @@ func Compile(o Options) (*Matcher, error) {
 		return nil, errSizeLimit(limit)
 	}
 	m.prog = p
+	if !o.Multiline && !m.canEmpty {
+		m.dfa = newDFA(p, !o.CRLF && o.LineTerminator == '\n')
+	}
 	info = analyze(re2Conf)
 	conf = re2Conf
 	m.uniWB = info.uniWB
@@ -242,6 +251,7 @@ func Compile(o Options) (*Matcher, error) {
 	if !fullRE2 && !(m.reMode == re2UTF8 && info.nonASCIIUni) {
 		m.reMode = re2None
 	}
+	var av *hir // the ASCII variant, compiled first (see loadRE2)
 	if m.reMode == re2UTF8 && info.nonASCIIUni {
 		// go-re2 (translated WebAssembly) takes 60-100 ms to compile
 		// Unicode classes (\w{5}\s+…: the whole difference between
@@ -251,16 +261,27 @@ func Compile(o Options) (*Matcher, error) {
 		// the full one compiles in the background, and until it is ready
 		// (or if it fails) the VM answers for non-ASCII text instead of
 		// waiting: one short non-ASCII line took 70 ms, an ASCII one 23.
-		av := asciiVariant(conf)
+		av = asciiVariant(conf)
 		if z := nfaCount(av, false, true, 1<<62); z.re2Insts() > re2InstLimit {
-			m.reMode = re2None
-		} else if ra, aerr := experimental.CompileLatin1(printRE2(av, re2Latin1)); aerr == nil {
-			m.reASCII = ra
-			m.reReady = make(chan struct{})
-			if !fullRE2 {
-				// Too big for RE2: the VM answers non-ASCII text.
-				close(m.reReady)
-			} else {
+			m.reMode, av = re2None, nil
+		}
+	}
+	// RE2 is compiled when first asked for (re2For): with the DFA a plain
+	// search may never need it, which saves its compile time and its
+	// WebAssembly memory. Until then hasRE says whether it will exist; a
+	// failed compile leaves re2For answering nil, and the VM answers.
+	reMode := m.reMode
+	m.hasRE = reMode != re2None
+	m.re2Init = func() {
+		if av != nil {
+			if ra, aerr := experimental.CompileLatin1(printRE2(av, re2Latin1)); aerr == nil {
+				m.reASCII = ra
+				m.reReady = make(chan struct{})
+				if !fullRE2 {
+					// Too big for RE2: the VM answers non-ASCII text.
+					close(m.reReady)
+					return
+				}
 				src := printRE2(conf, re2UTF8)
 				go func() {
 					if re, err := re2.Compile(src); err == nil {
@@ -268,22 +289,23 @@ func Compile(o Options) (*Matcher, error) {
 					}
 					close(m.reReady)
 				}()
+				return
+			} else if !fullRE2 {
+				return
 			}
-		} else if !fullRE2 {
-			m.reMode = re2None
+		}
+		var re *re2.Regexp
+		var err error
+		switch reMode {
+		case re2UTF8:
+			re, err = re2.Compile(printRE2(conf, re2UTF8))
+		case re2Latin1:
+			re, err = experimental.CompileLatin1(printRE2(conf, re2Latin1))
+		}
+		if err == nil {
+			m.re = re
 		}
 	}
-	switch {
-	case m.reReady != nil:
-	case m.reMode == re2UTF8:
-		m.re, err = re2.Compile(printRE2(conf, re2UTF8))
-	case m.reMode == re2Latin1:
-		m.re, err = experimental.CompileLatin1(printRE2(conf, re2Latin1))
-	}
-	if m.reReady == nil && (err != nil || m.re == nil) {
-		m.re, m.reMode = nil, re2None
-	}
-	m.hasRE = m.re != nil || m.reReady != nil
 	m.textAnchor = info.textAnchor
 	m.crosses = info.textAnchor || canMatchByte(conf, o.LineTerminator)
 	m.byteHigh = info.byteHigh
@@ -355,10 +377,18 @@ func (m *Matcher) CaptureIndex(name string) int {
 
 func isASCII(b []byte) bool { return vscan.IndexHigh(b) < 0 }
 
+// loadRE2 compiles the RE2 programs on first use.
+func (m *Matcher) loadRE2() {
+	if m.hasRE {
+		m.re2Once.Do(m.re2Init)
+	}
+}
+
 // re2For returns the RE2 program for text h: the ASCII variant when h is
 // ASCII, else the full program; nil when there is none (yet): the VM
 // answers.
 func (m *Matcher) re2For(h []byte) *re2.Regexp {
+	m.loadRE2()
 	if m.reASCII != nil && isASCII(h) {
 		return m.reASCII
 	}
@@ -388,6 +418,11 @@ func (m *Matcher) IsMatch(line []byte) bool {
 	if m.exact != nil {
 		_, ok := m.exact.find(line, 0, len(line))
 		return ok
+	}
+	if m.dfa != nil {
+		if e, ok := m.dfaFirstEnd(line); ok {
+			return e >= 0
+		}
 	}
 	if m.re2Exact(line) {
 		if re := m.re2For(line); re != nil {
@@ -422,6 +457,11 @@ func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 	}
 	if m.plain != nil {
 		return m.plainNextLine(buf, from)
+	}
+	if m.pre == nil && m.first == nil && m.dfa != nil && !m.crosses {
+		if s, e, found, ok := m.dfaNextLine(buf, from); ok {
+			return s, e, found
+		}
 	}
 	for from < len(buf) {
 		var ls, le int

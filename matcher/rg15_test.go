@@ -238,7 +238,7 @@ func TestRG15NULBan(t *testing.T) {
 // the other values, loose spellings, and names rg rejects.
 func rg15PropNames() []string {
 	set := map[string]bool{}
-	for k := range ucdTables {
+	for k := range ucdTables() {
 		kind, name, _ := strings.Cut(k, "/")
 		switch kind {
 		case "bool":
@@ -260,7 +260,7 @@ func rg15PropNames() []string {
 		}
 	}
 	vals := map[string][]string{}
-	for prop, m := range ucdValueNames {
+	for prop, m := range ucdValueNames() {
 		for alias := range m {
 			vals[prop] = append(vals[prop], alias)
 		}
@@ -280,7 +280,7 @@ func rg15PropNames() []string {
 		}
 	}
 	var aliases []string
-	for a := range ucdPropNames {
+	for a := range ucdPropNames() {
 		aliases = append(aliases, a)
 	}
 	sort.Strings(aliases)
@@ -314,8 +314,8 @@ func rg15PropNames() []string {
 // their neighbours, so that each table's edges are looked at.
 func rg15Sample() ([]rune, string) {
 	pts := map[rune]bool{}
-	keys := make([]string, 0, len(ucdTables))
-	for k := range ucdTables {
+	keys := make([]string, 0, len(ucdTables()))
+	for k := range ucdTables() {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)

@@ -13,7 +13,7 @@ import (
 
 // ucdClass decodes a generated table; nil when there is none.
 func ucdClass(key string) *charClass {
-	enc, ok := ucdTables[key]
+	enc, ok := ucdTables()[key]
 	if !ok {
 		return nil
 	}
@@ -70,7 +70,7 @@ func canonicalGencat(norm string) (string, bool) {
 	case "ascii":
 		return "ASCII", true
 	}
-	v, ok := ucdValueNames["General_Category"][norm]
+	v, ok := ucdValueNames()["General_Category"][norm]
 	return v, ok
 }
 
@@ -107,7 +107,7 @@ func unicodeProperty(name, value string, hasVal bool) (*charClass, string) {
 		// cf, sc and lc are general categories here, not the properties
 		// Case_Folding, Script and Lowercase_Mapping.
 		if norm != "cf" && norm != "sc" && norm != "lc" {
-			if canon, ok := ucdPropNames[norm]; ok {
+			if canon, ok := ucdPropNames()[norm]; ok {
 				if c := ucdClass("bool/" + canon); c != nil {
 					return c, ""
 				}
@@ -117,12 +117,12 @@ func unicodeProperty(name, value string, hasVal bool) (*charClass, string) {
 		if canon, ok := canonicalGencat(norm); ok {
 			return gencatClass(canon)
 		}
-		if canon, ok := ucdValueNames["Script"][norm]; ok {
+		if canon, ok := ucdValueNames()["Script"][norm]; ok {
 			return found(ucdClass("sc/" + canon))
 		}
 		return nil, msgPropNotFound
 	}
-	canon, ok := ucdPropNames[normalizeProp(name)]
+	canon, ok := ucdPropNames()[normalizeProp(name)]
 	if !ok {
 		return nil, msgPropNotFound
 	}
@@ -134,7 +134,7 @@ func unicodeProperty(name, value string, hasVal bool) (*charClass, string) {
 		}
 		return gencatClass(g)
 	}
-	v, ok := ucdValueNames[canon][pv]
+	v, ok := ucdValueNames()[canon][pv]
 	if !ok {
 		return nil, msgPropValueNotFound
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -104,14 +105,21 @@ func readConfigFile(path string) ([]byte, error) {
 // (it does not parse sections: the key counts in any section), with
 // Rust's ASCII \s (which holds \v, unlike Go's) and its ASCII-only case
 // folding of the key spelled out. It may span lines, as the crate's does.
-var excludesFileRE = regexp.MustCompile(`(?m)^[\t\n\v\f\r ]*[eE][xX][cC][lL][uU][dD][eE][sS][fF][iI][lL][eE][\t\n\v\f\r ]*=[\t\n\v\f\r ]*"?[\t\n\v\f\r ]*([^\t\n\v\f\r ]+?)[\t\n\v\f\r ]*"?[\t\n\v\f\r ]*$`)
+// It is compiled on first use: most runs read no git config.
+var excludesFileRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[\t\n\v\f\r ]*[eE][xX][cC][lL][uU][dD][eE][sS][fF][iI][lL][eE][\t\n\v\f\r ]*=[\t\n\v\f\r ]*"?[\t\n\v\f\r ]*([^\t\n\v\f\r ]+?)[\t\n\v\f\r ]*"?[\t\n\v\f\r ]*$`)
+})
 
 // parseExcludesFile finds the first match of the ignore crate's
 // (?im-u)^\s*excludesfile\s*=\s*"?\s*(\S+?)\s*"?\s*$ in a git config and
 // returns its value: no blanks, surrounding double quotes dropped. A
 // value that is not UTF-8 counts as none.
 func parseExcludesFile(cfg []byte) (string, bool) {
-	m := excludesFileRE.FindSubmatchIndex(cfg)
+	if !hasFoldASCII(cfg, "excludesfile") {
+		// No match is possible: the expression is not compiled.
+		return "", false
+	}
+	m := excludesFileRE().FindSubmatchIndex(cfg)
 	if m == nil {
 		return "", false
 	}
@@ -120,6 +128,21 @@ func parseExcludesFile(cfg []byte) (string, bool) {
 		return "", false
 	}
 	return string(v), true
+}
+
+// hasFoldASCII reports whether b holds word (lower-case ASCII letters)
+// under ASCII case folding only, as the expression's key is spelled.
+func hasFoldASCII(b []byte, word string) bool {
+	for i := 0; i+len(word) <= len(b); i++ {
+		j := 0
+		for j < len(word) && b[i+j]|0x20 == word[j] {
+			j++
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
 }
 
 // isRegularFile reports whether path names a regular file (following

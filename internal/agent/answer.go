@@ -68,8 +68,14 @@ type Details struct {
 	Structural *StructuralJSON `json:"structural,omitempty"`
 	// Rewrite is a structural rewrite's preview or apply.
 	Rewrite *RewriteJSON `json:"rewrite,omitempty"`
+	// Impact is a mode impact answer's counts and page of occurrences.
+	Impact *ImpactJSON `json:"impact,omitempty"`
+	// Navigation is a mode imports or tests answer's links.
+	Navigation *NavJSON `json:"navigation,omitempty"`
 	// Terms is the answer of a multi-term search (terms.go).
 	Terms *TermsJSON `json:"terms,omitempty"`
+	// Rank is a rank answer's query, index and page of chunks.
+	Rank *RankJSON `json:"rank,omitempty"`
 }
 
 // TotalsJSON are exact totals.
@@ -384,6 +390,12 @@ func handle(req *Request, env Env) (*Answer, error) {
 		return outline(req, env, root)
 	case ModeStructural:
 		return structuralRequest(req, env, root)
+	case ModeImpact:
+		return analysisRequest(req, env, root)
+	case ModeImports, ModeTests:
+		return navRequest(req, env, root)
+	case ModeRank:
+		return rankRequest(req, env, root)
 	}
 	return searchRequest(req, env, root)
 }
@@ -601,8 +613,14 @@ func page(req *Request, env Env) (*Answer, error) {
 		}
 		return continueOutline(env, snap)
 	}
+	if cur.Kind == snapshot.KindItems && snap.Meta.Options[optAnalysis] == analysisRank {
+		return continueRank(req, env, snap, cur)
+	}
 	if cur.Kind == snapshot.KindItems && snap.Meta.Options[optOperation] == opTerms {
 		return continueTerms(req, env, snap, cur)
+	}
+	if cur.Kind == snapshot.KindItems {
+		return continueAnalysis(req, env, snap, cur)
 	}
 	if err := req.checkRestated(snap.Meta.Options); err != nil {
 		return nil, err

@@ -65,6 +65,41 @@ const (
 	outlineReserve = 400
 )
 
+// Impact and navigation bounds.
+const (
+	// maxSymbolBytes bounds the name an impact looks for.
+	maxSymbolBytes = 256
+	// defaultParseBudget and maxParseBudget bound the files one impact
+	// parses (request field parseBudget, 1-maxParseBudget).
+	defaultParseBudget = 200
+	maxParseBudget     = 2000
+	// maxImpactRetained bounds the bytes of the files an impact keeps
+	// to parse; files past it keep their occurrences, unclassified.
+	maxImpactRetained = 256 << 20
+	// impactTextBytes bounds the excerpt of one occurrence.
+	impactTextBytes = 200
+	// analysisPageItems is how many items an analysis page shows.
+	analysisPageItems = 30
+	// analysisReserve is what an analysis page keeps free of items for
+	// its counts, test files, cursor and next calls.
+	analysisReserve = 3000
+	// analysisListed bounds the files an analysis page names with counts;
+	// listedPathBytes bounds each of their paths there.
+	analysisListed  = 10
+	listedPathBytes = 160
+)
+
+// Navigation bounds (modes imports and tests).
+const (
+	// maxNavFiles bounds the files one navigation reads after its
+	// prefilter; more are counted and stated.
+	maxNavFiles = 2000
+	// maxNavLines bounds the matching lines kept per file.
+	maxNavLines = 50
+	// maxTestNames bounds the declarations whose mentions link a test file.
+	maxTestNames = 16
+)
+
 // Multi-term answers (terms.go).
 const (
 	// termsPageItems is how many items one page of a multi-term answer
@@ -84,4 +119,19 @@ const (
 	// maxRevisionBytes is the longest rev or changedSince accepted (gitrev
 	// refuses longer ones too; this answers before a repository is opened).
 	maxRevisionBytes = 256
+)
+
+// Bounds of rank answers.
+const (
+	// maxRankItems is how many ranked chunks one rank answer keeps for
+	// its pages.
+	maxRankItems = 100
+	// defaultRankPage and maxRankPage are the chunks shown a page.
+	defaultRankPage = 5
+	maxRankPage     = 30
+	// maxRankChunkShow bounds the source shown of one chunk, in bytes.
+	maxRankChunkShow = 4 << 10
+	// rankReserve is what a rank page keeps free of chunks for its status
+	// lines and cursor.
+	rankReserve = 1 << 10
 )

@@ -26,7 +26,7 @@ type Request struct {
 	Hidden       *bool      `json:"hidden,omitempty" jsonschema:"search hidden files (default true)"`
 	Context      *int       `json:"context,omitempty" jsonschema:"lines of context around each match line, 0-20"`
 	Limit        *int       `json:"limit,omitempty" jsonschema:"match lines per page, 1-100"`
-	Mode         string     `json:"mode,omitempty" jsonschema:"auto, summary, matches, inspect, outline or structural (ast-grep patterns: pattern, lang, kind, rewrite)"`
+	Mode         string     `json:"mode,omitempty" jsonschema:"auto, summary, matches, inspect, outline, impact, imports, tests, rank or structural (ast-grep patterns: pattern, lang, kind, rewrite)"`
 	Line         int        `json:"line,omitempty" jsonschema:"inspect: 1-based line in path"`
 	MatchIndex   int        `json:"matchIndex,omitempty" jsonschema:"inspect: match number from a previous answer (with cursor)"`
 	MatchIndices []int      `json:"matchIndices,omitempty" jsonschema:"inspect: 1-5 match numbers (with cursor)"`
@@ -39,14 +39,20 @@ type Request struct {
 	Rewrite      string     `json:"rewrite,omitempty" jsonschema:"structural: a template that replaces each match ($A and $$$A substituted); the answer is a unified diff and a preview token"`
 	Apply        bool       `json:"apply,omitempty" jsonschema:"structural: write the rewrite; needs preview, the token of the rewrite answer with the same arguments"`
 	Preview      string     `json:"preview,omitempty" jsonschema:"structural: the preview token from the rewrite answer (with apply)"`
+	Symbol       string     `json:"symbol,omitempty" jsonschema:"impact: the symbol's name (its last dotted or :: part is searched), instead of path+line"`
+	ParseBudget  *int       `json:"parseBudget,omitempty" jsonschema:"impact: files parsed at most, 1-2000 (default 200)"`
 	Terms        []string   `json:"terms,omitempty" jsonschema:"multi-term search: 2-64 distinct literal terms (one line, at most 256 bytes each) searched in one pass instead of pattern; exact per-term counts, occurrences paged by term, path, byte"`
 	Match        string     `json:"match,omitempty" jsonschema:"with terms, the files kept: any (default: a term occurs), all (every term occurs) or none (no term occurs: the files are listed)"`
 	Rev          string     `json:"rev,omitempty" jsonschema:"search the files of this Git commit (a commit-ish: HEAD~3, a branch, a tag, a hash) instead of the working tree"`
 	ChangedSince string     `json:"changedSince,omitempty" jsonschema:"keep only matches in lines added or changed since this Git commit (untracked files count as added)"`
+	Query        string     `json:"query,omitempty" jsonschema:"rank: a natural-language or symbol query; the best-matching code chunks come first"`
+	Related      *Target    `json:"related,omitempty" jsonschema:"rank: {path,line} of a chunk; the chunks most similar to it come first"`
 
 	// budgetChars is the character budget of the answer when Budget
 	// applies (an implicit auto search), else 0.
 	budgetChars int
+	// full asks an analysis for every item in one answer (HandleFull).
+	full bool
 }
 
 // Budget values (Request.Budget) and what each allows, in estimated
@@ -115,6 +121,10 @@ const (
 	ModeOutline = "outline"
 	// ModeStructural is ast-grep's pattern search (structural.go).
 	ModeStructural = "structural"
+	ModeImpact     = "impact"
+	ModeImports    = "imports"
+	ModeTests      = "tests"
+	ModeRank       = "rank"
 )
 
 // Error codes of requests (cursor codes come from the snapshot package).
@@ -162,9 +172,19 @@ func (r *Request) Validate() error {
 	switch r.Mode {
 	case ModeStructural:
 		return r.validateStructural()
-	case "", ModeAuto, ModeSummary, ModeMatches, ModeInspect, ModeOutline:
+	case "", ModeAuto, ModeSummary, ModeMatches, ModeInspect, ModeOutline, ModeRank:
+	case ModeImpact:
+		return r.validateAnalysis()
+	case ModeImports, ModeTests:
+		return r.validateNav()
 	default:
-		return invalid("mode %q: expected auto, summary, matches, inspect or outline", shorten(r.Mode, 64))
+		return invalid("mode %q: expected auto, summary, matches, inspect, outline, impact, imports, tests or rank", shorten(r.Mode, 64))
+	}
+	if r.Mode == ModeRank || r.Query != "" || r.Related != nil {
+		return r.validateRank()
+	}
+	if r.Symbol != "" || r.ParseBudget != nil {
+		return invalid("symbol and parseBudget belong to mode impact")
 	}
 	if r.Lang != "" || r.Kind != "" || r.Rewrite != "" || r.Apply || r.Preview != "" {
 		return invalid("lang, kind, rewrite, apply and preview belong to mode structural")

@@ -467,12 +467,3 @@ func rewriteRequest(r *Request, env Env, root string) (*Answer, error) {
 	a.Text = text.String()
 	return a, nil
 }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

@@ -63,8 +63,8 @@ const (
 // benchmark work; see bench/README.md).
 func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	// A search keeps little live data (buffers, one directory at a time):
-	// a tighter GC target and no allocation profiling keep the resident
-	// size down at no measurable cost (bench/README.md).
+	// its GC target (limits.go) and no allocation profiling keep the
+	// resident size down (bench/README.md).
 	runtime.MemProfileRate = 0
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
@@ -85,6 +85,9 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	}
 	for _, w := range cfg.Warnings {
 		errorLine(stderr, w)
+	}
+	if (cfg.Command == cli.CmdAgent || cfg.Command == cli.CmdMCP) && os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(serverGCPercent)
 	}
 	switch cfg.Command {
 	case cli.CmdHelp:
@@ -182,6 +185,8 @@ func (r *run) main() int {
 		return r.agent()
 	case cli.CmdMCP:
 		return r.mcp()
+	case cli.CmdAnalysis:
+		return r.analysis()
 	case cli.CmdSearchNever:
 		// rg searches nothing when no pattern can match (an empty -f file
 		// or -m0).
@@ -207,6 +212,8 @@ func (r *run) main() int {
 		return r.structuralSearch(wopts)
 	case cli.CmdTerms:
 		return r.terms(wopts)
+	case cli.CmdRank:
+		return r.rank(wopts)
 	case cli.CmdFiles:
 		err = r.files(wopts)
 	default:

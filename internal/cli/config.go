@@ -50,7 +50,9 @@ const (
 	CmdOutline
 	CmdGenerate
 	CmdStructural
+	CmdAnalysis
 	CmdTerms
+	CmdRank
 )
 
 // Env describes the process environment that rg consults when choosing
@@ -116,6 +118,13 @@ type Config struct {
 	// MCPAllowOrigins are the browser origins the MCP HTTP server serves.
 	MCPAllowOrigins []string
 
+	// Analysis is the analysis of CmdAnalysis ("impact", "impact-symbol",
+	// "imports", "tests") and AnalysisTarget its value (FILE:LINE, a
+	// symbol, a file); ParseBudget is
+	// --parse-budget (0: the default).
+	Analysis       string
+	AnalysisTarget string
+	ParseBudget    int
 	// Terms and TermsMatch are a multi-term search's terms and file rule
 	// (CmdTerms; see terms.go).
 	Terms      []string
@@ -151,6 +160,19 @@ func Load(argv []string, env Env) (*Config, error) {
 		c.AgentFormat, _ = a.Value("agent-format")
 		return c, nil
 	}
+	for _, k := range []string{"impact", "impact-symbol", "imports", "tests"} {
+		if v, ok := a.Value(k); ok {
+			c.Command, c.Analysis, c.AnalysisTarget, c.Paths = CmdAnalysis, k, v, a.Positional
+			if v, ok := a.Value("parse-budget"); ok {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					return nil, fmt.Errorf("invalid digit found in string")
+				}
+				c.ParseBudget = n
+			}
+			return c, nil
+		}
+	}
 	if a.Has("mcp") || a.Has("mcp-http") {
 		c.Command = CmdMCP
 		c.MCPHTTP, _ = a.Value("mcp-http")
@@ -166,7 +188,7 @@ func Load(argv []string, env Env) (*Config, error) {
 	if len(pos) > 0 {
 		patternSlot, pos, hasPatternSlot = pos[0], pos[1:], true
 	}
-	takesFirstAsPath := a.Has("file") || a.Has("files") || a.Has("regexp") || a.Has("type-list") || a.Has("outline") || hasTerms(a) || structural(a)
+	takesFirstAsPath := a.Has("file") || a.Has("files") || a.Has("regexp") || a.Has("type-list") || a.Has("outline") || hasTerms(a) || a.Has("rank") || structural(a)
 	paths := append([]string(nil), pos...)
 	if takesFirstAsPath && hasPatternSlot {
 		paths = append([]string{patternSlot}, paths...)
@@ -298,7 +320,7 @@ func engine(a *Args) Engine {
 // patterns is rg's `patterns()`: the -e values, else the positional
 // pattern; then the lines of every -f file.
 func patterns(a *Args, env Env, slot string, hasSlot bool) ([]string, error) {
-	if a.Has("files") || a.Has("type-list") || a.Has("outline") || hasTerms(a) || structural(a) {
+	if a.Has("files") || a.Has("type-list") || a.Has("outline") || hasTerms(a) || a.Has("rank") || structural(a) {
 		return nil, nil
 	}
 	var out []string
@@ -366,7 +388,7 @@ func defaultPaths(a *Args, env Env, paths []string) ([]string, bool) {
 			fileIsStdin = true
 		}
 	}
-	searchCwd := !env.StdinReadable || (a.Has("file") && fileIsStdin) || a.Has("files") || a.Has("type-list") || a.Has("pcre2-version") || a.Has("outline") || structural(a)
+	searchCwd := !env.StdinReadable || (a.Has("file") && fileIsStdin) || a.Has("files") || a.Has("type-list") || a.Has("pcre2-version") || a.Has("outline") || a.Has("rank") || structural(a)
 	if searchCwd {
 		return []string{"./"}, true
 	}
@@ -743,6 +765,8 @@ func command(a *Args, never bool) Command {
 		return CmdOutline
 	case hasTerms(a):
 		return CmdTerms
+	case a.Has("rank"):
+		return CmdRank
 	case structural(a):
 		return CmdStructural
 	case a.Has("files"):

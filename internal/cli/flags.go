@@ -199,11 +199,17 @@ var flagTable = []flagDef{
 	{long: "rule", value: true, multiple: true},
 	{long: "rewrite", value: true, hyphen: true},
 	{long: "apply"},
+	{long: "impact", value: true},
+	{long: "impact-symbol", value: true, hyphen: true},
+	{long: "parse-budget", value: true, number: true},
+	{long: "imports", value: true},
+	{long: "tests", value: true},
 	{long: "terms", value: true, multiple: true, hyphen: true},
 	{long: "term", value: true, multiple: true, hyphen: true},
 	{long: "match", value: true, possible: []string{"any", "all", "none"}},
 	{long: "rev", value: true, hyphen: true},
 	{long: "changed-since", value: true, hyphen: true},
+	{long: "rank", value: true, hyphen: true},
 }
 
 var (

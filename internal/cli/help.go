@@ -122,6 +122,7 @@ var flagHelp = map[string]string{
 	"mcp":           "evgrep: serve the agent tool over MCP on stdio.",
 	"mcp-http":      "evgrep: serve MCP over streamable HTTP on ADDR (loopback by default).",
 	"outline":       "evgrep: print the declarations of files (with --json: structured).",
+	"rank":          "evgrep: rank code chunks for a query, best first (-m N chunks, default 10; with --json: structured).",
 
 	"mcp-allow-origin": "evgrep: serve browser pages of this origin over --mcp-http (exact match, repeatable).",
 
@@ -136,6 +137,12 @@ var flagHelp = map[string]string{
 	"match":         "evgrep: with --terms, the files to report: any (default), all (every term) or none (no term).",
 	"rev":           "evgrep: search the files of Git commit REV (read in process), not the working tree.",
 	"changed-since": "evgrep: only matches in lines added or changed since Git commit REV.",
+
+	"impact":        "evgrep: every occurrence of the name declared at FILE:LINE, by syntax role (with --json: structured).",
+	"impact-symbol": "evgrep: every occurrence of the symbol NAME, by syntax role, under PATH (default: .).",
+	"parse-budget":  "evgrep: files --impact parses at most, 1-2000 (default 200).",
+	"imports":       "evgrep: what FILE imports (resolved to workspace files) and who imports it.",
+	"tests":         "evgrep: the test files of FILE, each with the evidence for the link.",
 }
 
 // WriteHelp prints evgrep's help in rg's layout: usage, arguments, then

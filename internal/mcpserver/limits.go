@@ -58,7 +58,7 @@ const (
 
 // maxDescriptionChars bounds the tool description (it is read on every
 // turn).
-const maxDescriptionChars = 1200
+const maxDescriptionChars = 1800
 
 // Bounds of agent.Request fields, stated in the input schema (the agent's
 // Validate enforces them; TestSchemaBounds checks that both agree).

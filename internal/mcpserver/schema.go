@@ -17,10 +17,16 @@ Which call when:
 - The next page: {cursor} from the previous answer. It never searches again and keeps every option.
 - From a summary: {cursor:summaryCursor, paths:[1-20 of its files]} lists those files' lines, numbered as in the summary; mode:"matches" lists all from #1. Each answer ends with its next calls as exact requests.
 - The code around matches: {mode:"inspect", cursor, matchIndices:[1-5 match numbers]}, or {mode:"inspect", path, line}, or {mode:"inspect", targets:[{path,line}, up to 5]}. It shows the whole enclosing declaration; a long one continues with the returned cursor.
-- The structure of files: {mode:"outline", path or paths}; items:"exports" for the public surface only.`
+- The structure of files: {mode:"outline", path or paths}; items:"exports" for the public surface only.
+- Who uses a symbol, by syntax role: {mode:"impact", path, line} or {mode:"impact", symbol}.
+- A file's imports and importers, or its test files: {mode:"imports"|"tests", path}.
+- Code for a question: {mode:"rank", query}.
+- Several literals in one pass: {terms:[2-64], match:"any"|"all"|"none"}.
+- A Git commit, or only lines changed since one: add rev or changedSince to a search.`
 
 // modes are the values of agent.Request.Mode.
-var modes = []string{agent.ModeAuto, agent.ModeSummary, agent.ModeMatches, agent.ModeInspect, agent.ModeOutline}
+var modes = []string{agent.ModeAuto, agent.ModeSummary, agent.ModeMatches, agent.ModeInspect, agent.ModeOutline,
+	agent.ModeImpact, agent.ModeImports, agent.ModeTests, agent.ModeRank}
 
 // searchTool is the search tool as tools/list shows it.
 func searchTool() *mcp.Tool {
@@ -38,6 +44,7 @@ func searchTool() *mcp.Tool {
 	set("match", "enum", agent.MatchValues())
 	set("terms", "minItems", agent.MinTerms, "maxItems", agent.MaxTerms)
 	set("limit", "minimum", 1, "maximum", maxLimit)
+	set("parseBudget", "minimum", 1, "maximum", 2000)
 	set("context", "minimum", 0, "maximum", maxContext)
 	set("line", "minimum", 1, "maximum", maxLine)
 	set("matchIndex", "minimum", 1, "maximum", maxLine)

@@ -85,6 +85,8 @@ func TestSchema(t *testing.T) {
 			want = "boolean"
 		case reflect.TypeFor[int](), reflect.TypeFor[*int]():
 			want = "integer"
+		case reflect.TypeFor[*agent.Target]():
+			want = "object"
 		default:
 			want = "array"
 		}
@@ -214,7 +216,7 @@ func TestDescription(t *testing.T) {
 func TestSchemaBounds(t *testing.T) {
 	rs := resolve(t, listedTools(t)[0].InputSchema)
 	props := listedTools(t)[0].InputSchema["properties"].(map[string]any)
-	if enum := anyStrings(props["mode"].(map[string]any)["enum"]); !slices.Equal(enum, []string{"auto", "summary", "matches", "inspect", "outline"}) {
+	if enum := anyStrings(props["mode"].(map[string]any)["enum"]); !slices.Equal(enum, []string{"auto", "summary", "matches", "inspect", "outline", "impact", "imports", "tests", "rank"}) {
 		t.Fatalf("mode enum %v", enum)
 	}
 	cases := []struct {
@@ -223,6 +225,9 @@ func TestSchemaBounds(t *testing.T) {
 	}{
 		{`{"pattern":"x","mode":"matches"}`, true},
 		{`{"pattern":"x","mode":"grep"}`, false},
+		{`{"mode":"impact","symbol":"x","parseBudget":2000}`, true},
+		{`{"mode":"impact","symbol":"x","parseBudget":2001}`, false},
+		{`{"mode":"impact","symbol":"x","parseBudget":0}`, false},
 		{`{"pattern":"x","budget":"critical"}`, true},
 		{`{"pattern":"x","budget":"huge"}`, false},
 		{`{"mode":"outline","items":"exports"}`, true},

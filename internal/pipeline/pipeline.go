@@ -200,7 +200,7 @@ func (o *Options) searchOne(s *search.Searcher, p search.Sink, e walker.Entry) e
 		// The common case: read the descriptor directly, decoding only
 		// when the head holds a BOM or a label asks for it.
 		var head [input.HeadLen]byte
-		f, err := openRaw(e.Path, head[:])
+		f, err := openRaw(e.Path, head[:], e.Mode.IsRegular())
 		if err != nil {
 			return err
 		}

@@ -15,18 +15,27 @@ type rawFile struct {
 	fd   int
 	head []byte // bytes read ahead for BOM sniffing, returned first
 	eof  bool
+	// regular: the file is known to be a regular file, so no open, read
+	// or close of it waits for another process; those calls then skip
+	// the scheduler's syscall hand-off (rawsys.go).
+	regular bool
 }
 
 // openRaw opens path read-only and reads its first input.HeadLen bytes.
-func openRaw(path string, headBuf []byte) (*rawFile, error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+// regular says that path names a regular file (see rawFile).
+func openRaw(path string, headBuf []byte, regular bool) (*rawFile, error) {
+	open := syscall.Open
+	if regular {
+		open = rawOpen
+	}
+	fd, err := open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	for err == syscall.EINTR {
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		fd, err = open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	}
 	if err != nil {
 		return nil, osErr(err)
 	}
-	f := &rawFile{fd: fd}
+	f := &rawFile{fd: fd, regular: regular}
 	n, err := f.readFD(headBuf[:input.HeadLen])
 	if err != nil {
 		f.Close()
@@ -40,8 +49,12 @@ func openRaw(path string, headBuf []byte) (*rawFile, error) {
 }
 
 func (f *rawFile) readFD(p []byte) (int, error) {
+	read := syscall.Read
+	if f.regular {
+		read = rawRead
+	}
 	for {
-		n, err := syscall.Read(f.fd, p)
+		n, err := read(f.fd, p)
 		if err == syscall.EINTR {
 			continue
 		}
@@ -79,7 +92,12 @@ func (f *rawFile) Close() error {
 	if f.fd < 0 {
 		return nil
 	}
-	err := syscall.Close(f.fd)
+	var err error
+	if f.regular {
+		err = rawClose(f.fd)
+	} else {
+		err = syscall.Close(f.fd)
+	}
 	f.fd = -1
 	return err
 }

@@ -1,0 +1,178 @@
+package agent
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/evgrep/evgrep/internal/oserr"
+	"github.com/evgrep/evgrep/internal/pipeline"
+	"github.com/evgrep/evgrep/internal/search"
+	"github.com/evgrep/evgrep/revisions"
+	"github.com/evgrep/evgrep/snapshot"
+	"github.com/evgrep/evgrep/walker"
+	"github.com/evgrep/evgrep/walker/ignore"
+)
+
+// Shared helpers of the analyses (impact, imports, tests): the pipeline's
+// options for a walk under the agent's rules, a tap that keeps a file's
+// bytes, and reading one named file under the path policy.
+
+// analysisPipeline returns the pipeline options and roots of a walk of root
+// (or its sub-paths) with the agent's rules.
+func analysisPipeline(root string, subs []string, hidden bool, glob, exclude []string) (*pipeline.Options, []string) {
+	roots := []string{root}
+	if len(subs) > 0 {
+		roots = roots[:0]
+		for _, p := range subs {
+			roots = append(roots, filepath.Join(root, p))
+		}
+	}
+	opts := &pipeline.Options{
+		Walk:   walker.DefaultOptions(),
+		Search: search.Config{LineTerm: '\n', CRLF: true, LineNumbers: true, BOMPeek: true},
+		Binary: pipeline.Binary{Implicit: search.BinaryQuit, Explicit: search.BinaryQuit},
+		Mmap:   pipeline.MmapChoice(roots, false, false),
+	}
+	wo := &opts.Walk
+	wo.Threads = runtime.NumCPU()
+	wo.Hidden = hidden
+	wo.SkipGitDir = true
+	for _, g := range glob {
+		wo.Globs = append(wo.Globs, ignore.OverrideGlob{Pattern: g})
+	}
+	for _, g := range exclude {
+		wo.Globs = append(wo.Globs, ignore.OverrideGlob{Pattern: "!" + strings.TrimPrefix(g, "!")})
+	}
+	return opts, roots
+}
+
+// captureTap is a file's revision tracker that also keeps the raw bytes
+// read, up to limit (over is set beyond it, and the bytes are dropped).
+type captureTap struct {
+	fin   *finishTap
+	buf   []byte
+	limit int
+	over  bool
+}
+
+func (t *captureTap) keep(p []byte) {
+	if t.over {
+		return
+	}
+	if len(t.buf)+len(p) > t.limit {
+		t.over, t.buf = true, t.buf[:0]
+		return
+	}
+	t.buf = append(t.buf, p...)
+}
+
+// Reader implements pipeline.Tap.
+func (t *captureTap) Reader(r io.Reader) io.Reader {
+	return &captureReader{t: t, r: t.fin.Reader(r)}
+}
+
+// Write implements pipeline.Tap.
+func (t *captureTap) Write(p []byte) (int, error) {
+	t.keep(p)
+	return t.fin.Write(p)
+}
+
+// whole reports whether the bytes kept are the whole file.
+func (t *captureTap) whole() bool {
+	return !t.over && int64(len(t.buf)) == t.fin.tr.Identity().Size
+}
+
+type captureReader struct {
+	t *captureTap
+	r io.Reader
+}
+
+func (c *captureReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.t.keep(p[:n])
+	return n, err
+}
+
+// openCapture opens a walked file under the path policy with a capture
+// tap (see collector.Open); buf is reused.
+func openCapture(e walker.Entry, buf []byte, limit int) (*os.File, *captureTap, error) {
+	f, err := openChecked(e.Path)
+	if err != nil {
+		return nil, nil, oserr.Wrap(err)
+	}
+	tr, err := revisions.NewTracker(f)
+	if err != nil {
+		f.Close()
+		return nil, nil, oserr.Wrap(err)
+	}
+	return f, &captureTap{fin: &finishTap{tr: tr}, buf: buf[:0], limit: limit}, nil
+}
+
+// readNamed reads one file named by the caller under the path policy, up
+// to snapshot.MaxInspectBytes (a longer file is an error).
+func readNamed(abs string) ([]byte, error) {
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if forbidden(abs) {
+		return nil, &Error{Code: CodePathForbidden, Msg: shorten(abs, maxEchoBytes) + " " + forbiddenMsg}
+	}
+	f, err := openChecked(abs)
+	if err != nil {
+		if errors.Is(err, errPathForbidden) {
+			return nil, &Error{Code: CodePathForbidden, Msg: shorten(abs, maxEchoBytes) + " " + forbiddenMsg}
+		}
+		return nil, &Error{Code: CodePathMissing, Msg: shorten(abs, maxEchoBytes) + ": " + oserr.Wrap(err).Error()}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, snapshot.MaxInspectBytes+1))
+	if err != nil {
+		return nil, &Error{Code: CodePathMissing, Msg: shorten(abs, maxEchoBytes) + ": " + err.Error()}
+	}
+	if len(data) > snapshot.MaxInspectBytes {
+		return nil, invalid("%s is over the %d MiB cap of a file to analyse", shorten(abs, maxEchoBytes), snapshot.MaxInspectBytes>>20)
+	}
+	return data, nil
+}
+
+// workspaceOf is the folder an analysis of file searches: the current
+// directory when file lies under it, else the nearest folder above file
+// that holds a go.mod, .git, package.json, Cargo.toml, pyproject.toml or
+// setup.py, else the file's own folder.
+func workspaceOf(file, cwd string) string {
+	if cwd != "" {
+		if rel, err := filepath.Rel(cwd, file); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return cwd
+		}
+	}
+	for dir := filepath.Dir(file); ; {
+		for _, m := range workspaceMarkers {
+			if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
+				return dir
+			}
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			break
+		}
+		dir = up
+	}
+	return filepath.Dir(file)
+}
+
+// workspaceMarkers name the files that mark a project's root folder.
+var workspaceMarkers = []string{"go.mod", ".git", "package.json", "Cargo.toml", "pyproject.toml", "setup.py"}
+
+// relSlash is p relative to root with '/' separators (p itself when it is
+// not under root).
+func relSlash(root, p string) string {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return filepath.ToSlash(p)
+	}
+	return filepath.ToSlash(rel)
+}

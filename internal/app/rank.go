@@ -1,0 +1,116 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/evgrep/evgrep/internal/rankindex"
+	"github.com/evgrep/evgrep/rank"
+	"github.com/evgrep/evgrep/snapshot"
+	"github.com/evgrep/evgrep/walker"
+)
+
+// rankNote is the one line that says what a ranking is.
+const rankNote = "# a ranking by lexical evidence (BM25 and code-aware priors), not proof of relevance"
+
+// rankDefaultHits is how many chunks --rank prints without -m.
+const rankDefaultHits = 10
+
+// rankPreviewLines is how many of a chunk's first lines the text form shows.
+const rankPreviewLines = 3
+
+// rank implements --rank QUERY [PATH...]: the best chunks for the query,
+// as text or, with --json, one JSON object per chunk, best first. The
+// index comes from the state folder's cache, refreshed for changed files.
+func (r *run) rank(wopts walker.Options) int {
+	query, _ := r.cfg.Args.Value("rank")
+	if strings.TrimSpace(query) == "" {
+		errorLine(r.stderr, "--rank needs a non-empty query")
+		return exitError
+	}
+	if len(query) > rank.MaxQueryBytes {
+		errorLine(r.stderr, fmt.Sprintf("--rank query over %d bytes", rank.MaxQueryBytes))
+		return exitError
+	}
+	limit := rankDefaultHits
+	if m := r.cfg.Printer.MaxCount; m > 0 {
+		limit = int(min(m, rank.MaxResults))
+	}
+	cwd, _ := os.Getwd()
+	wopts.SkipGitDir = true
+	ix, _, err := rankindex.Load(rankindex.Options{
+		Root: cwd, Roots: r.cfg.Paths, Walk: wopts,
+		Store: snapshot.NewStore(snapshot.DefaultStateDir()),
+	})
+	if err != nil {
+		errorLine(r.stderr, err)
+		return exitError
+	}
+	hits := ix.Search(query, &rank.Default, limit)
+	jsonOut := r.cfg.Args.Has("json")
+	if !jsonOut {
+		fmt.Fprintln(r.out, rankNote)
+	}
+	for _, h := range hits {
+		src, err := rankindex.Source(cwd, h)
+		if jsonOut {
+			o := map[string]any{"path": h.Path, "startLine": h.Chunk.StartLine, "endLine": h.Chunk.EndLine,
+				"score": round3(h.Score), "kind": h.Chunk.Kind}
+			if h.Chunk.Name != "" {
+				o["name"] = h.Chunk.Name
+			}
+			if err != nil {
+				o["error"] = err.Error()
+			}
+			b, _ := json.Marshal(o)
+			r.out.Write(b)
+			r.out.WriteByte('\n')
+			continue
+		}
+		label := h.Chunk.Kind
+		if h.Chunk.Name != "" {
+			label += " " + h.Chunk.Name
+		}
+		fmt.Fprintf(r.out, "%s:%d-%d  score %s  %s\n", h.Path, h.Chunk.StartLine, h.Chunk.EndLine, strconv.FormatFloat(round3(h.Score), 'f', 3, 64), label)
+		if err != nil {
+			fmt.Fprintf(r.out, "    (%v)\n", err)
+			continue
+		}
+		lines := strings.SplitN(string(src), "\n", rankPreviewLines+1)
+		for i, l := range lines {
+			if i == rankPreviewLines {
+				break
+			}
+			if i == len(lines)-1 && l == "" {
+				break
+			}
+			fmt.Fprintf(r.out, "    %d: %s\n", h.Chunk.StartLine+i, clip(l, 200))
+		}
+	}
+	if r.errored.Load() {
+		return exitError
+	}
+	if len(hits) == 0 {
+		return exitNoMatch
+	}
+	return exitMatch
+}
+
+func round3(f float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', 3, 64), 64)
+	return v
+}
+
+// clip cuts s to at most n bytes on a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}

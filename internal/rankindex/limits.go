@@ -1,0 +1,11 @@
+package rankindex
+
+// Bounds of building an index from files.
+const (
+	// maxWorkers is the most files chunked at once.
+	maxWorkers = 8
+	// memoEntries is how many indexes a process keeps in memory.
+	memoEntries = 2
+	// blobNamePrefix names the cache files in the state folder.
+	blobNamePrefix = "rank-"
+)

@@ -1,0 +1,327 @@
+// Package rankindex builds a rank.Index from the files of a walk: it lists
+// them with the pipeline's walk (pipeline.Files), reuses the cached
+// document of every file whose revision is unchanged, reads and chunks the
+// others through the caller's opener (the agent passes its path policy),
+// and writes the documents back to the state folder. It prints nothing.
+package rankindex
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/evgrep/evgrep/internal/pipeline"
+	"github.com/evgrep/evgrep/rank"
+	"github.com/evgrep/evgrep/revisions"
+	"github.com/evgrep/evgrep/snapshot"
+	"github.com/evgrep/evgrep/walker"
+)
+
+// Options say which files make the index and how they are read.
+type Options struct {
+	// Root is the folder paths are shown relative to (made absolute).
+	Root string
+	// Roots are walked (default: Root).
+	Roots []string
+	// Walk are the walk's options (ignore rules, hidden, globs).
+	Walk walker.Options
+	// Open opens one file for reading; nil: pipeline.OpenChecked without
+	// a policy (no link followed, regular files only).
+	Open func(path string) (*os.File, error)
+	// Skip leaves a walked file out when it returns true (nil: none).
+	Skip func(path string) bool
+	// Store holds the cache (nil, or one without a state folder: none).
+	Store *snapshot.Store
+	// Tag keeps caches apart that differ in what Skip leaves out (the
+	// agent's policy): it is part of the cache's key.
+	Tag string
+}
+
+// Stats tell what building the index did.
+type Stats struct {
+	// Files is the number of files walked; Reused of them came from the
+	// cache unchanged, Chunked were read and chunked.
+	Files, Reused, Chunked int
+	// Loaded is true when a cache was read; Saved when one was written.
+	Loaded, Saved bool
+	// CacheErr is why the cache could not be read or written (nil: fine,
+	// or no cache).
+	CacheErr error
+}
+
+// Load builds the index of the files o names.
+func Load(o Options) (*rank.Index, Stats, error) {
+	var st Stats
+	root, err := filepath.Abs(o.Root)
+	if err != nil {
+		return nil, st, err
+	}
+	roots := o.Roots
+	if len(roots) == 0 {
+		roots = []string{root}
+	}
+	open := o.Open
+	if open == nil {
+		open = func(p string) (*os.File, error) { return pipeline.OpenChecked(p, nil) }
+	}
+	var mu sync.Mutex
+	var paths []string
+	err = pipeline.Files(roots, o.Walk, func(e walker.Entry) bool {
+		if e.Stdin || e.Mode&os.ModeType != 0 || o.Skip != nil && o.Skip(e.Path) {
+			return true
+		}
+		mu.Lock()
+		paths = append(paths, e.Path)
+		mu.Unlock()
+		return true
+	})
+	if err != nil {
+		return nil, st, err
+	}
+	sort.Strings(paths)
+	if len(paths) > rank.MaxFiles {
+		paths = paths[:rank.MaxFiles]
+	}
+	st.Files = len(paths)
+
+	key := cacheKey(root, roots, o.Walk, o.Tag)
+	name := blobNamePrefix + key[:32]
+	var cached *rank.Index
+	useCache := o.Store != nil && o.Store.Dir() != ""
+	if useCache {
+		data, err := o.Store.ReadBlob(name, rank.MaxCacheBytes)
+		switch {
+		case err == nil:
+			if cached, err = rank.Decode(key, data); err != nil {
+				st.CacheErr = err
+			} else {
+				st.Loaded = true
+			}
+		case !errors.Is(err, os.ErrNotExist):
+			st.CacheErr = err
+		}
+	}
+
+	if cached == nil {
+		cached = memoGet(key)
+	}
+	// Which files are unchanged since the cached index?
+	shown := make([]string, len(paths))
+	same := make([]bool, len(paths))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	workers := min(maxWorkers, runtime.GOMAXPROCS(0))
+	var reused int
+	if cached != nil {
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range work {
+					shown[i] = display(root, paths[i])
+					f, ok := cached.Lookup(shown[i])
+					if !ok {
+						continue
+					}
+					if fi, err := os.Lstat(paths[i]); err == nil && fi.Mode().IsRegular() && rank.SameRevision(f, revisions.FileInfoIdentity(fi)) {
+						same[i] = true
+					}
+				}
+			}()
+		}
+		for i := range paths {
+			work <- i
+		}
+		close(work)
+		wg.Wait()
+		for _, ok := range same {
+			if ok {
+				reused++
+			}
+		}
+		if reused == len(paths) && cached.Files() == len(paths) {
+			// Nothing changed, nothing added, nothing removed.
+			st.Reused = reused
+			memoPut(key, cached)
+			return cached, st, nil
+		}
+	} else {
+		for i := range paths {
+			shown[i] = display(root, paths[i])
+		}
+	}
+
+	docs := make([]*rank.FileDoc, len(paths))
+	work = make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				if same[i] {
+					docs[i] = cached.Doc(shown[i])
+					continue
+				}
+				docs[i] = readDoc(open, paths[i], shown[i])
+			}
+		}()
+	}
+	for i := range paths {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	st.Reused, st.Chunked = reused, len(paths)-reused
+	kept := docs[:0]
+	for _, d := range docs {
+		if d != nil {
+			kept = append(kept, d)
+		}
+	}
+	ix := rank.Build(kept)
+	memoPut(key, ix)
+	if useCache {
+		data, err := rank.Encode(key, ix)
+		if err == nil {
+			err = o.Store.WriteBlob(name, data)
+		}
+		if err != nil {
+			st.CacheErr = err
+		} else {
+			st.Saved = true
+		}
+	}
+	return ix, st, nil
+}
+
+// readDoc reads and chunks one file; nil when it cannot be read.
+func readDoc(open func(string) (*os.File, error), path, shown string) *rank.FileDoc {
+	f, err := open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	tr, err := revisions.NewTracker(f)
+	if err != nil {
+		return nil
+	}
+	if tr.Identity().Size > rank.MaxFileBytes {
+		return &rank.FileDoc{Path: shown, Rev: revisions.Revision{Identity: tr.Identity()}}
+	}
+	data, err := io.ReadAll(io.LimitReader(tr.Reader(f), rank.MaxFileBytes+1))
+	if err != nil {
+		return nil
+	}
+	rev := tr.Finish()
+	if len(data) > rank.MaxFileBytes {
+		rev.Verified = false
+		return &rank.FileDoc{Path: shown, Rev: rev}
+	}
+	return rank.NewFileDoc(shown, rev, data)
+}
+
+// display is the path shown for a walked path: relative to root with '/'
+// separators when under it, else as walked.
+func display(root, p string) string {
+	abs := p
+	if !filepath.IsAbs(abs) {
+		if a, err := filepath.Abs(p); err == nil {
+			abs = a
+		}
+	}
+	if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(p)
+}
+
+// Abs returns the file a shown path names under root.
+func Abs(root, shown string) string {
+	if filepath.IsAbs(shown) {
+		return shown
+	}
+	return filepath.Join(root, filepath.FromSlash(shown))
+}
+
+// cacheKey names the cache of one walk: the root, the roots walked and the
+// walk's options that change which files are seen.
+func cacheKey(root string, roots []string, w walker.Options, tag string) string {
+	h := sha256.New()
+	io.WriteString(h, tag+"\x00"+root)
+	for _, r := range roots {
+		a, _ := filepath.Abs(r)
+		io.WriteString(h, "\x00"+a)
+	}
+	flags := []bool{w.Hidden, w.NoIgnore, w.SkipGitDir, w.RequireGit, w.Follow}
+	for _, f := range flags {
+		if f {
+			io.WriteString(h, "1")
+		} else {
+			io.WriteString(h, "0")
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ErrChanged is Source's error for a file that is no longer the revision
+// the index holds.
+var ErrChanged = errors.New("changed since it was indexed; not shown")
+
+// Source returns the bytes of hit h's chunk (a file under root), read
+// from disk and verified against the indexed revision first (identity and
+// content hash), so that what is shown is what was ranked.
+func Source(root string, h rank.Hit) ([]byte, error) {
+	c := h.Chunk
+	data, st, err := revisions.ReadVerified(Abs(root, h.Path), h.Rev, rank.MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	if st != revisions.Same || !h.Rev.Verified || c.StartByte < 0 || c.EndByte > len(data) || c.StartByte > c.EndByte {
+		return nil, ErrChanged
+	}
+	return data[c.StartByte:c.EndByte], nil
+}
+
+// memo keeps the last memoEntries indexes of this process by cache key,
+// for a store without a state folder (the MCP server's) and to skip
+// decoding the cache again in a long-lived process.
+var memo struct {
+	sync.Mutex
+	keys []string
+	ixs  []*rank.Index
+}
+
+func memoGet(key string) *rank.Index {
+	memo.Lock()
+	defer memo.Unlock()
+	for i, k := range memo.keys {
+		if k == key {
+			return memo.ixs[i]
+		}
+	}
+	return nil
+}
+
+func memoPut(key string, ix *rank.Index) {
+	memo.Lock()
+	defer memo.Unlock()
+	for i, k := range memo.keys {
+		if k == key {
+			memo.keys = append(memo.keys[:i], memo.keys[i+1:]...)
+			memo.ixs = append(memo.ixs[:i], memo.ixs[i+1:]...)
+			break
+		}
+	}
+	memo.keys = append([]string{key}, memo.keys...)
+	memo.ixs = append([]*rank.Index{ix}, memo.ixs...)
+	if len(memo.keys) > memoEntries {
+		memo.keys, memo.ixs = memo.keys[:memoEntries], memo.ixs[:memoEntries]
+	}
+}

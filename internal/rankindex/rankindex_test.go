@@ -1,0 +1,130 @@
+package rankindex
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evgrep/evgrep/rank"
+	"github.com/evgrep/evgrep/snapshot"
+	"github.com/evgrep/evgrep/walker"
+)
+
+func writeTree(t *testing.T, dir string, n int) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		p := filepath.Join(dir, fmt.Sprintf("pkg%d", i%3), fmt.Sprintf("f%02d.txt", i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		text := fmt.Sprintf("file %d talks about topic%d\nand more words\n", i, i)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func load(t *testing.T, root string, store *snapshot.Store) (*rank.Index, Stats) {
+	t.Helper()
+	wo := walker.DefaultOptions()
+	ix, st, err := Load(Options{Root: root, Walk: wo, Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.CacheErr != nil {
+		t.Fatalf("cache: %v", st.CacheErr)
+	}
+	return ix, st
+}
+
+// The cache is keyed by file revisions: a warm load reuses every file, a
+// changed file is chunked again and nothing else, a removed file leaves.
+func TestCacheReusesUnchangedFiles(t *testing.T) {
+	root, state := t.TempDir(), t.TempDir()
+	writeTree(t, root, 10)
+	memoReset()
+	ix, st := load(t, root, snapshot.NewStore(state))
+	if st.Chunked != 10 || st.Reused != 0 || !st.Saved || ix.Files() != 10 {
+		t.Fatalf("cold: %+v, %d files", st, ix.Files())
+	}
+	memoReset() // as a new process
+	_, st = load(t, root, snapshot.NewStore(state))
+	if st.Chunked != 0 || st.Reused != 10 || !st.Loaded || st.Saved {
+		t.Fatalf("warm: %+v", st)
+	}
+	changed := filepath.Join(root, "pkg1", "f04.txt")
+	if err := os.WriteFile(changed, []byte("now about zebras\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(root, "pkg0", "f00.txt"))
+	memoReset()
+	ix, st = load(t, root, snapshot.NewStore(state))
+	if st.Chunked != 1 || st.Reused != 8 || ix.Files() != 9 {
+		t.Fatalf("after a change: %+v, %d files", st, ix.Files())
+	}
+	hits := ix.Search("zebras", &rank.Default, 5)
+	if len(hits) != 1 || hits[0].Path != "pkg1/f04.txt" {
+		t.Fatalf("the changed file is not searched as changed: %v", hits)
+	}
+	if _, ok := ix.Lookup("pkg0/f00.txt"); ok {
+		t.Error("a removed file is still indexed")
+	}
+	// The in-process memo serves a store without a state folder.
+	_, st = load(t, root, snapshot.NewMemoryStore())
+	if st.Chunked != 0 || st.Reused != 9 {
+		t.Errorf("memo: %+v", st)
+	}
+}
+
+// Source shows a chunk only while its file is the revision that was
+// ranked.
+func TestSourceVerified(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, 3)
+	memoReset()
+	ix, _ := load(t, root, nil)
+	hits := ix.Search("topic1", &rank.Default, 1)
+	if len(hits) != 1 {
+		t.Fatalf("hits %v", hits)
+	}
+	src, err := Source(root, hits[0])
+	if err != nil || !strings.Contains(string(src), "topic1") {
+		t.Fatalf("source %q, %v", src, err)
+	}
+	if err := os.WriteFile(filepath.Join(root, hits[0].Path), []byte("file 1 talks about topic1!\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Source(root, hits[0]); !errors.Is(err, ErrChanged) {
+		t.Errorf("changed file: %v", err)
+	}
+}
+
+// Skip leaves files out; a corrupt cache is reported and rebuilt.
+func TestSkipAndCorruptCache(t *testing.T) {
+	root, state := t.TempDir(), t.TempDir()
+	writeTree(t, root, 6)
+	memoReset()
+	wo := walker.DefaultOptions()
+	store := snapshot.NewStore(state)
+	ix, _, err := Load(Options{Root: root, Walk: wo, Store: store, Skip: func(p string) bool { return strings.Contains(p, "pkg2") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < ix.Files(); i++ {
+		if strings.Contains(ix.File(i).Path, "pkg2") {
+			t.Errorf("skipped file indexed: %s", ix.File(i).Path)
+		}
+	}
+	key := cacheKey(root, []string{root}, wo, "")
+	if err := store.WriteBlob(blobNamePrefix+key[:32], []byte("garbage")); err != nil {
+		t.Fatal(err)
+	}
+	memoReset()
+	ix, st, err := Load(Options{Root: root, Walk: wo, Store: store})
+	if err != nil || st.CacheErr == nil || st.Chunked != 6 || !st.Saved || ix.Files() != 6 {
+		t.Errorf("corrupt cache: %+v %v", st, err)
+	}
+}

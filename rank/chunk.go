@@ -1,0 +1,174 @@
+package rank
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/evgrep/evgrep/syntax"
+)
+
+// Chunk is one unit of retrieval: lines StartLine..EndLine (1-based,
+// inclusive) of a file, which are exactly bytes StartByte..EndByte.
+type Chunk struct {
+	StartLine, EndLine int
+	StartByte, EndByte int
+	// Kind is the declaration's kind (syntax.Decl.Kind), or "lines" for a
+	// line window outside any declaration or in a file without a parser.
+	Kind string
+	// Name is the declared name; "" for a line window.
+	Name string
+	// Context is the signature of the container a member belongs to
+	// ("type Server struct", "impl Router"), or "".
+	Context string
+	// Cont is true for the second and later windows of a declaration too
+	// large for one chunk: it carries the declaration's Kind and Name
+	// but does not define it.
+	Cont bool
+}
+
+// KindLines is the Kind of a line-window chunk.
+const KindLines = "lines"
+
+// Split cuts src, the content of the file at path, into chunks that cover
+// every non-blank line once, in source order: the file's top-level
+// declarations (with their attached comments) when a tree-sitter parser
+// knows its language (Go that parses is read with go/parser instead, for
+// speed: the same units, Go's methods being top-level); a declaration over MaxChunkChars is split into the
+// part before its first member, each member (with the container's
+// signature as Context) and the gaps between; what is still too large,
+// and everything outside declarations, becomes windows of at most
+// WindowLines lines and MaxChunkChars bytes (a longer single line is one
+// window).
+func Split(path string, src []byte) []Chunk {
+	s := splitter{src: src, lines: lineStarts(src)}
+	var decls []syntax.Decl
+	if lang, ok := syntax.Detect(path, src[:min(len(src), 4096)]); ok && len(src) <= syntax.MaxSource {
+		var fast bool
+		if lang == syntax.Go {
+			decls, fast = goDecls(src)
+		}
+		if !fast {
+			if d, err := syntax.Outline(lang, src); err == nil {
+				decls = d
+			}
+		}
+	}
+	sort.SliceStable(decls, func(i, j int) bool { return decls[i].StartByte < decls[j].StartByte })
+	cur := 0
+	for i := range decls {
+		d := &decls[i]
+		if d.StartByte < cur || d.EndByte > len(src) || d.EndByte <= d.StartByte {
+			continue
+		}
+		s.windows(cur, d.StartByte, KindLines, "", "")
+		s.decl(d, "")
+		cur = d.EndByte
+	}
+	s.windows(cur, len(src), KindLines, "", "")
+	return s.out
+}
+
+type splitter struct {
+	src   []byte
+	lines []int // byte offset of each line's start
+	out   []Chunk
+}
+
+// decl emits the chunks of one declaration.
+func (s *splitter) decl(d *syntax.Decl, context string) {
+	if d.EndByte-d.StartByte <= MaxChunkChars {
+		s.add(Chunk{StartByte: d.StartByte, EndByte: d.EndByte, Kind: d.Kind, Name: d.Name, Context: context})
+		return
+	}
+	if len(d.Children) == 0 {
+		s.windows(d.StartByte, d.EndByte, d.Kind, d.Name, context)
+		return
+	}
+	cur := d.StartByte
+	first := true
+	for i := range d.Children {
+		c := &d.Children[i]
+		if c.StartByte < cur || c.EndByte > d.EndByte || c.EndByte <= c.StartByte {
+			continue
+		}
+		if first {
+			// The container's head (its comments and signature) defines it.
+			s.windows(cur, c.StartByte, d.Kind, d.Name, context)
+			first = false
+		} else {
+			s.cont(cur, c.StartByte, d.Kind, d.Name, context)
+		}
+		s.decl(c, d.Signature)
+		cur = c.EndByte
+	}
+	if first {
+		s.windows(cur, d.EndByte, d.Kind, d.Name, context)
+		return
+	}
+	s.cont(cur, d.EndByte, d.Kind, d.Name, context)
+}
+
+// cont emits windows of a declaration's later part (Cont set).
+func (s *splitter) cont(from, to int, kind, name, context string) {
+	n := len(s.out)
+	s.windows(from, to, kind, name, context)
+	for i := n; i < len(s.out); i++ {
+		s.out[i].Cont = true
+	}
+}
+
+// windows emits line windows over the whole lines of src[from:to]; blank
+// windows are dropped. The first window of a declaration defines it.
+func (s *splitter) windows(from, to int, kind, name, context string) {
+	if from >= to {
+		return
+	}
+	first := true
+	l := s.lineOf(from)
+	for from < to {
+		end, k := from, l
+		for end < to && k-l < WindowLines {
+			next := to
+			if k < len(s.lines) {
+				next = min(s.lines[k], to) // start of line k+1 (0-based k)
+			}
+			if end > from && next-from > MaxChunkChars {
+				break
+			}
+			end = next
+			k++
+		}
+		if len(bytes.TrimSpace(s.src[from:end])) > 0 {
+			s.add(Chunk{StartByte: from, EndByte: end, Kind: kind, Name: name, Context: context, Cont: !first && kind != KindLines})
+			first = false
+		}
+		from, l = end, k
+	}
+}
+
+// add fills in the lines of c and appends it.
+func (s *splitter) add(c Chunk) {
+	c.StartLine = s.lineOf(c.StartByte)
+	last := c.EndByte - 1
+	if last < c.StartByte {
+		last = c.StartByte
+	}
+	c.EndLine = s.lineOf(last)
+	s.out = append(s.out, c)
+}
+
+// lineOf is the 1-based line of byte offset off.
+func (s *splitter) lineOf(off int) int {
+	return sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > off })
+}
+
+// lineStarts lists the byte offset of every line's first byte.
+func lineStarts(src []byte) []int {
+	starts := make([]int, 1, 64+len(src)/32)
+	for i, c := range src {
+		if c == '\n' && i+1 < len(src) {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}

@@ -1,0 +1,107 @@
+package rank
+
+import (
+	"path"
+	"strings"
+)
+
+// Category is what a path is, for the path priors.
+type Category uint8
+
+// The categories of a path.
+const (
+	Code Category = iota
+	Test
+	TestData
+	Vendor
+	Generated
+	Example
+	Doc
+)
+
+var categoryNames = [...]string{"code", "test", "testdata", "vendor", "generated", "example", "doc"}
+
+func (c Category) String() string { return categoryNames[c] }
+
+// Classify puts a '/'-separated path in one category, the first that
+// applies of: vendored (a vendor, third_party or node_modules folder),
+// test data (testdata, fixtures), generated (the file says so, or its
+// name: .pb.go, _generated., zz_generated), example (examples folders,
+// example_test.go), test (_test., test_, .test., .spec., test and tests
+// folders), documentation (.md, .rst, .txt, .adoc, doc and docs folders),
+// else code.
+func Classify(p string, generated bool) Category {
+	segs := strings.Split(strings.ToLower(p), "/")
+	base := segs[len(segs)-1]
+	dirs := segs[:len(segs)-1]
+	has := func(names ...string) bool {
+		for _, d := range dirs {
+			for _, n := range names {
+				if d == n {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch {
+	case has("vendor", "third_party", "node_modules"):
+		return Vendor
+	case has("testdata", "fixtures", "__fixtures__"):
+		return TestData
+	case generated || strings.HasSuffix(base, ".pb.go") || strings.Contains(base, "_generated.") || strings.HasPrefix(base, "zz_generated"):
+		return Generated
+	case has("examples", "example", "_examples") || strings.HasPrefix(base, "example_test.") || strings.HasPrefix(base, "example_"):
+		return Example
+	case strings.Contains(base, "_test.") || strings.HasPrefix(base, "test_") || strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") || has("test", "tests", "__tests__", "spec"):
+		return Test
+	}
+	switch path.Ext(base) {
+	case ".md", ".rst", ".txt", ".adoc":
+		return Doc
+	}
+	if has("doc", "docs") {
+		return Doc
+	}
+	return Code
+}
+
+// prior is the multiplier of category c for query q.
+func (p *Params) prior(c Category, q *Query) float64 {
+	switch c {
+	case Test:
+		if q.mentions("test", "tests", "testing") {
+			return p.Mentioned
+		}
+		return p.Test
+	case TestData:
+		if q.mentions("testdata", "fixture", "golden") {
+			return p.Mentioned
+		}
+		return p.TestData
+	case Vendor:
+		if q.mentions("vendor", "vendored") {
+			return p.Mentioned
+		}
+		return p.Vendor
+	case Generated:
+		if q.mentions("generated", "generat") {
+			return p.Mentioned
+		}
+		return p.Generated
+	case Example:
+		if q.mentions("example", "exampl") {
+			return p.Mentioned
+		}
+		return p.Example
+	case Doc:
+		if q.mentions("doc", "docs", "documentation", "documentat", "readme") {
+			return p.Mentioned
+		}
+		if q.Symbol {
+			return p.DocSymbol
+		}
+		return p.DocNatural
+	}
+	return 1
+}

@@ -1,0 +1,581 @@
+package rank
+
+import (
+	"encoding/binary"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/evgrep/evgrep/revisions"
+)
+
+// Index is an immutable BM25 index over the chunks of a set of files. Its
+// term dictionary, postings and per-chunk term lists are flat byte blobs
+// (the same bytes Encode writes), so a cached index is used as it is read
+// back, without rebuilding. It is safe for concurrent use.
+type Index struct {
+	files  []fileMeta
+	chunks []chunkMeta
+	avgLen float64
+
+	// termBlob holds the sorted terms back to back; term i is
+	// termBlob[termOff[i]:termOff[i+1]].
+	termBlob []byte
+	termOff  []uint32
+	// postBlob holds term i's postings at postOff[i]:postOff[i+1]: the
+	// number of chunks, then (chunk delta, count) varint pairs.
+	postBlob []byte
+	postOff  []uint32
+	// fwd holds each chunk's terms, inverted from the postings on first
+	// use (Doc, Related): (term id delta, count) varint pairs by term,
+	// chunk c's at fwdOff[c]:fwdOff[c+1].
+	fwdOnce sync.Once
+	fwdBlob []byte
+	fwdOff  []uint32
+
+	// Partial is set when files were left out (MaxFiles).
+	Partial bool
+}
+
+type fileMeta struct {
+	path      string
+	rev       revisions.Revision
+	generated bool
+	cat       Category
+	ptoks     []string // the path's tokens, sorted
+	first, n  int32    // its chunks
+}
+
+type chunkMeta struct {
+	Chunk
+	file   int32
+	length float32 // number of tokens
+}
+
+// Build indexes docs (in any order; the index sorts them by path, and a
+// path given twice keeps its first document).
+func Build(docs []*FileDoc) *Index {
+	docs = append([]*FileDoc(nil), docs...)
+	sort.SliceStable(docs, func(i, j int) bool { return docs[i].Path < docs[j].Path })
+	ix := &Index{}
+	type post struct{ chunk, n uint32 }
+	postings := map[string][]post{}
+	total := 0.0
+	for _, d := range docs {
+		if len(ix.files) > 0 && ix.files[len(ix.files)-1].path == d.Path {
+			continue
+		}
+		if len(ix.files) >= MaxFiles {
+			ix.Partial = true
+			break
+		}
+		fi := int32(len(ix.files))
+		ix.files = append(ix.files, fileMeta{path: d.Path, rev: d.Rev, generated: d.Generated, first: int32(len(ix.chunks)), n: int32(len(d.Chunks))})
+		for ci := range d.Chunks {
+			id := uint32(len(ix.chunks))
+			n := 0
+			for _, tc := range d.Terms[ci] {
+				postings[tc.Term] = append(postings[tc.Term], post{id, tc.N})
+				n += int(tc.N)
+			}
+			ix.chunks = append(ix.chunks, chunkMeta{Chunk: d.Chunks[ci], file: fi, length: float32(n)})
+			total += float64(n)
+		}
+	}
+	terms := make([]string, 0, len(postings))
+	for t := range postings {
+		terms = append(terms, t)
+	}
+	sort.Strings(terms)
+	ix.termOff = make([]uint32, 0, len(terms)+1)
+	ix.postOff = make([]uint32, 0, len(terms)+1)
+	for _, t := range terms {
+		ix.termOff = append(ix.termOff, uint32(len(ix.termBlob)))
+		ix.termBlob = append(ix.termBlob, t...)
+		ix.postOff = append(ix.postOff, uint32(len(ix.postBlob)))
+		ps := postings[t]
+		ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(len(ps)))
+		prev := uint32(0)
+		for _, p := range ps {
+			ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(p.chunk-prev))
+			ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(p.n))
+			prev = p.chunk
+		}
+	}
+	ix.termOff = append(ix.termOff, uint32(len(ix.termBlob)))
+	ix.postOff = append(ix.postOff, uint32(len(ix.postBlob)))
+	ix.finish(total)
+	return ix
+}
+
+// finish computes what is derived: the average chunk length, each
+// file's category and path tokens.
+func (ix *Index) finish(total float64) {
+	if len(ix.chunks) > 0 {
+		ix.avgLen = total / float64(len(ix.chunks))
+	}
+	for i := range ix.files {
+		f := &ix.files[i]
+		f.cat = Classify(f.path, f.generated)
+		f.ptoks = pathTokens(f.path)
+	}
+}
+
+// Files is the number of indexed files; Chunks the number of chunks.
+func (ix *Index) Files() int  { return len(ix.files) }
+func (ix *Index) Chunks() int { return len(ix.chunks) }
+
+// FileInfo describes one indexed file.
+type FileInfo struct {
+	Path   string
+	Rev    revisions.Revision
+	Chunks int
+}
+
+// File returns the i-th file in path order (0 <= i < Files()).
+func (ix *Index) File(i int) FileInfo {
+	f := &ix.files[i]
+	return FileInfo{f.path, f.rev, int(f.n)}
+}
+
+// Lookup returns the file at path.
+func (ix *Index) Lookup(path string) (FileInfo, bool) {
+	i := ix.fileIndex(path)
+	if i < 0 {
+		return FileInfo{}, false
+	}
+	return ix.File(i), true
+}
+
+func (ix *Index) fileIndex(path string) int {
+	i := sort.Search(len(ix.files), func(i int) bool { return ix.files[i].path >= path })
+	if i < len(ix.files) && ix.files[i].path == path {
+		return i
+	}
+	return -1
+}
+
+// Doc rebuilds the document of the file at path (its chunks and terms),
+// for a new index that keeps it; nil when the index has no such file.
+func (ix *Index) Doc(path string) *FileDoc {
+	i := ix.fileIndex(path)
+	if i < 0 {
+		return nil
+	}
+	f := &ix.files[i]
+	d := &FileDoc{Path: f.path, Rev: f.rev, Generated: f.generated}
+	if f.n == 0 {
+		return d
+	}
+	d.Chunks = make([]Chunk, f.n)
+	d.Terms = make([][]TermCount, f.n)
+	for k := int32(0); k < f.n; k++ {
+		c := f.first + k
+		d.Chunks[k] = ix.chunks[c].Chunk
+		ix.chunkTerms(c, func(id uint32, n uint32) {
+			d.Terms[k] = append(d.Terms[k], TermCount{ix.term(id), n})
+		})
+	}
+	return d
+}
+
+// term returns term id's text.
+func (ix *Index) term(id uint32) string {
+	return string(ix.termBlob[ix.termOff[id]:ix.termOff[id+1]])
+}
+
+// lookupTerm returns the id of t.
+func (ix *Index) lookupTerm(t string) (uint32, bool) {
+	n := len(ix.termOff) - 1
+	i := sort.Search(n, func(i int) bool { return string(ix.termBlob[ix.termOff[i]:ix.termOff[i+1]]) >= t })
+	if i < n && string(ix.termBlob[ix.termOff[i]:ix.termOff[i+1]]) == t {
+		return uint32(i), true
+	}
+	return 0, false
+}
+
+// postings calls fn for each chunk holding term id; it returns the
+// term's document frequency first (df), with fn nil.
+func (ix *Index) df(id uint32) int {
+	b := ix.postBlob[ix.postOff[id]:ix.postOff[id+1]]
+	n, _ := binary.Uvarint(b)
+	return int(min(n, uint64(len(ix.chunks))))
+}
+
+func (ix *Index) postings(id uint32, fn func(chunk, n uint32)) {
+	b := ix.postBlob[ix.postOff[id]:ix.postOff[id+1]]
+	cnt, k := binary.Uvarint(b)
+	if k <= 0 {
+		return
+	}
+	b = b[k:]
+	c := uint64(0)
+	for i := uint64(0); i < cnt; i++ {
+		d, k1 := binary.Uvarint(b)
+		if k1 <= 0 {
+			return
+		}
+		n, k2 := binary.Uvarint(b[k1:])
+		if k2 <= 0 {
+			return
+		}
+		b = b[k1+k2:]
+		c += d
+		if c >= uint64(len(ix.chunks)) {
+			return // corrupt: the cache is checked, but never trusted
+		}
+		fn(uint32(c), uint32(min(n, math.MaxUint32)))
+	}
+}
+
+// invert fills the forward lists from the postings (once).
+func (ix *Index) invert() {
+	ix.fwdOnce.Do(func() {
+		type tn struct{ id, n uint32 }
+		lists := make([][]tn, len(ix.chunks))
+		for id := 0; id < len(ix.termOff)-1; id++ {
+			ix.postings(uint32(id), func(c, n uint32) { lists[c] = append(lists[c], tn{uint32(id), n}) })
+		}
+		ix.fwdOff = make([]uint32, 0, len(lists)+1)
+		for _, l := range lists {
+			ix.fwdOff = append(ix.fwdOff, uint32(len(ix.fwdBlob)))
+			prev := uint32(0)
+			for _, t := range l { // ids ascend: terms were visited in order
+				ix.fwdBlob = binary.AppendUvarint(ix.fwdBlob, uint64(t.id-prev))
+				ix.fwdBlob = binary.AppendUvarint(ix.fwdBlob, uint64(t.n))
+				prev = t.id
+			}
+		}
+		ix.fwdOff = append(ix.fwdOff, uint32(len(ix.fwdBlob)))
+	})
+}
+
+// chunkTerms calls fn for each term of chunk c.
+func (ix *Index) chunkTerms(c int32, fn func(id, n uint32)) {
+	ix.invert()
+	b := ix.fwdBlob[ix.fwdOff[c]:ix.fwdOff[c+1]]
+	id := uint64(0)
+	nTerms := uint64(len(ix.termOff) - 1)
+	for len(b) > 0 {
+		d, k1 := binary.Uvarint(b)
+		if k1 <= 0 {
+			return
+		}
+		n, k2 := binary.Uvarint(b[k1:])
+		if k2 <= 0 {
+			return
+		}
+		b = b[k1+k2:]
+		id += d
+		if id >= nTerms {
+			return
+		}
+		fn(uint32(id), uint32(min(n, math.MaxUint32)))
+	}
+}
+
+// Hit is one ranked chunk.
+type Hit struct {
+	Path  string
+	Rev   revisions.Revision
+	Chunk Chunk
+	Score float64
+}
+
+// Search ranks the chunks for query with parameters p and returns at most
+// limit hits (at most MaxResults), best first; equal scores are ordered by
+// path, then line.
+func (ix *Index) Search(query string, p *Params, limit int) []Hit {
+	q := ParseQuery(query, p)
+	return ix.rank(&q, p, limit, -1)
+}
+
+// Related ranks the chunks most similar to the chunk of the file at path
+// that holds line: its RelatedTerms heaviest terms (by tf·idf) are the
+// query, and the chunk itself is left out. ok is false when no chunk
+// holds that line.
+func (ix *Index) Related(path string, line int, p *Params, limit int) (from Hit, hits []Hit, ok bool) {
+	fi := ix.fileIndex(path)
+	if fi < 0 {
+		return Hit{}, nil, false
+	}
+	f := &ix.files[fi]
+	self := int32(-1)
+	for c := f.first; c < f.first+f.n; c++ {
+		if ix.chunks[c].StartLine <= line && line <= ix.chunks[c].EndLine {
+			self = c
+			break
+		}
+	}
+	if self < 0 {
+		return Hit{}, nil, false
+	}
+	type wt struct {
+		id uint32
+		w  float64
+	}
+	var ws []wt
+	ix.chunkTerms(self, func(id, n uint32) {
+		ws = append(ws, wt{id, (1 + math.Log(float64(n))) * ix.idf(ix.df(id))})
+	})
+	sort.Slice(ws, func(a, b int) bool { return ws[a].w > ws[b].w || ws[a].w == ws[b].w && ws[a].id < ws[b].id })
+	if len(ws) > RelatedTerms {
+		ws = ws[:RelatedTerms]
+	}
+	q := Query{words: map[string]bool{}}
+	for _, w := range ws {
+		q.Terms = append(q.Terms, QueryTerm{ix.term(w.id), w.w / ws[0].w})
+	}
+	c := &ix.chunks[self]
+	return Hit{Path: f.path, Rev: f.rev, Chunk: c.Chunk}, ix.rank(&q, p, limit, self), true
+}
+
+func (ix *Index) idf(df int) float64 {
+	n := float64(len(ix.chunks))
+	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+type scored struct {
+	chunk int32
+	score float64
+}
+
+// rank scores the chunks for q: BM25, then the reranking factors of p.
+func (ix *Index) rank(q *Query, p *Params, limit int, skip int32) []Hit {
+	if limit <= 0 || limit > MaxResults {
+		limit = MaxResults
+	}
+	if len(ix.chunks) == 0 || len(q.Terms) == 0 {
+		return nil
+	}
+	score := make([]float64, len(ix.chunks))
+	held := make([]uint64, len(ix.chunks)) // query words each chunk holds
+	var touched []int32
+	wordOf := q.wordIndex()
+	for ti, qt := range q.Terms {
+		id, ok := ix.lookupTerm(qt.Term)
+		if !ok {
+			continue
+		}
+		idf := ix.idf(ix.df(id)) * qt.Weight
+		bit := uint64(0)
+		if w := wordOf[ti]; w >= 0 && w < 64 {
+			bit = 1 << uint(w)
+		}
+		ix.postings(id, func(c, n uint32) {
+			if int32(c) == skip {
+				return
+			}
+			tf := float64(n)
+			norm := p.K1 * (1 - p.B + p.B*float64(ix.chunks[c].length)/ix.avgLen)
+			if score[c] == 0 {
+				touched = append(touched, int32(c))
+			}
+			score[c] += idf * tf * (p.K1 + 1) / (tf + norm)
+			held[c] |= bit
+		})
+	}
+	list := make([]scored, 0, len(touched))
+	for _, c := range touched {
+		if score[c] > 0 {
+			list = append(list, scored{c, score[c]})
+		}
+	}
+	ix.rerank(q, p, list, held)
+	list = ix.top(list, max(limit*rerankDepth, minRerank))
+	ix.diminish(p, list)
+	if len(list) > limit {
+		list = list[:limit]
+	}
+	hits := make([]Hit, len(list))
+	for i, s := range list {
+		c := &ix.chunks[s.chunk]
+		f := &ix.files[c.file]
+		hits[i] = Hit{Path: f.path, Rev: f.rev, Chunk: c.Chunk, Score: s.score}
+	}
+	return hits
+}
+
+// The diminishing returns reorder the best limit·rerankDepth chunks (at
+// least minRerank), sorted first.
+const (
+	rerankDepth = 10
+	minRerank   = 1000
+)
+
+// top returns the best n of list, sorted.
+func (ix *Index) top(list []scored, n int) []scored {
+	if len(list) > 4*n {
+		// A cut at the n-th best score first, so the sort is short.
+		scores := make([]float64, len(list))
+		for i, s := range list {
+			scores[i] = s.score
+		}
+		sort.Float64s(scores)
+		cut := scores[len(scores)-n]
+		k := 0
+		for _, s := range list {
+			if s.score >= cut {
+				list[k] = s
+				k++
+			}
+		}
+		list = list[:k]
+	}
+	ix.sortScored(list)
+	if len(list) > n {
+		list = list[:n]
+	}
+	return list
+}
+
+// rerank applies coverage, definitions, path and file evidence and the
+// path priors.
+func (ix *Index) rerank(q *Query, p *Params, list []scored, held []uint64) {
+	nWords := q.wordCount()
+	for i := range list {
+		s := &list[i]
+		c := &ix.chunks[s.chunk].Chunk
+		if !q.Symbol && nWords >= 2 && p.Coverage != 0 {
+			f := float64(popcount(held[s.chunk])) / float64(min(nWords, 64))
+			s.score *= 1 + p.Coverage*f*f
+		}
+		if defines(c, q.Idents) {
+			if q.Symbol {
+				s.score *= 1 + p.DefineSymbol
+			} else {
+				s.score *= 1 + p.DefineNatural
+			}
+		}
+	}
+	if p.PathMatch != 0 && nWords > 0 {
+		masks := make(map[int32]uint64, 256)
+		for i := range list {
+			s := &list[i]
+			f := ix.chunks[s.chunk].file
+			m, ok := masks[f]
+			if !ok {
+				m = q.pathMask(ix.files[f].ptoks)
+				masks[f] = m
+			}
+			if m != 0 {
+				s.score *= 1 + p.PathMatch*float64(popcount(m))/float64(min(nWords, 64))
+			}
+		}
+	}
+	if p.FileEvidence != 0 {
+		type agg struct {
+			sum float64
+			n   int
+		}
+		files := make(map[int32]agg, len(list))
+		for _, s := range list {
+			f := ix.chunks[s.chunk].file
+			a := files[f]
+			a.sum += s.score
+			a.n++
+			files[f] = a
+		}
+		for i := range list {
+			s := &list[i]
+			a := files[ix.chunks[s.chunk].file]
+			if a.n > 1 {
+				add := p.FileEvidence * (a.sum - s.score) / math.Sqrt(float64(a.n-1))
+				s.score += min(add, p.FileEvidenceCap*s.score)
+			}
+		}
+	}
+	for i := range list {
+		s := &list[i]
+		s.score *= p.prior(ix.files[ix.chunks[s.chunk].file].cat, q)
+	}
+}
+
+// diminish multiplies the n-th chunk of each file by FileDecay^(n-1) and
+// sorts again.
+func (ix *Index) diminish(p *Params, list []scored) {
+	if p.FileDecay == 1 {
+		return
+	}
+	seen := make(map[int32]int, len(list))
+	for i := range list {
+		f := ix.chunks[list[i].chunk].file
+		list[i].score *= math.Pow(p.FileDecay, float64(seen[f]))
+		seen[f]++
+	}
+	ix.sortScored(list)
+}
+
+// sortScored orders by score, then path, then line: a total order.
+func (ix *Index) sortScored(list []scored) {
+	sort.Slice(list, func(a, b int) bool {
+		x, y := list[a], list[b]
+		if x.score != y.score {
+			return x.score > y.score
+		}
+		return x.chunk < y.chunk // chunks are in path, then line order
+	})
+}
+
+// pathTokens are the sorted distinct tokens of a path's text.
+func pathTokens(path string) []string {
+	var out []string
+	Tokens(pathText(path), func(t string, _ int) { out = append(out, t) })
+	sort.Strings(out)
+	k := 0
+	for i, t := range out {
+		if i == 0 || t != out[k-1] {
+			out[k] = t
+			k++
+		}
+	}
+	return out[:k]
+}
+
+// pathMask is the set of query words (bits by word index) that a term of
+// the path holds.
+func (q *Query) pathMask(toks []string) uint64 {
+	var m uint64
+	words := q.wordIndex()
+	for ti, qt := range q.Terms {
+		w := words[ti]
+		if w < 0 || w >= 64 || m&(1<<uint(w)) != 0 {
+			continue
+		}
+		i := sort.SearchStrings(toks, qt.Term)
+		if i < len(toks) && toks[i] == qt.Term {
+			m |= 1 << uint(w)
+		}
+	}
+	return m
+}
+
+// defines reports whether chunk c declares one of idents.
+func defines(c *Chunk, idents []string) bool {
+	if c.Cont || c.Name == "" || len(idents) == 0 {
+		return false
+	}
+	name := strings.ToLower(c.Name)
+	for _, id := range idents {
+		if name == id {
+			return true
+		}
+		// A Go group "a, b", a Rust "Trait for Type", a qualified name.
+		for _, n := range strings.FieldsFunc(name, func(r rune) bool { return r == ',' || r == ' ' || r == '.' || r == ':' }) {
+			if n == id {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func popcount(x uint64) int {
+	n := 0
+	for x != 0 {
+		x &= x - 1
+		n++
+	}
+	return n
+}

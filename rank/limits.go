@@ -1,0 +1,46 @@
+package rank
+
+// Bounds of the ranker, one constant each.
+const (
+	// MaxChunkChars is the largest chunk, in bytes of source. A larger
+	// declaration is split into its members, then into line windows.
+	MaxChunkChars = 1500
+
+	// WindowLines is the most lines of one line-window chunk (files
+	// without a parser, and the gaps between declarations).
+	WindowLines = 40
+
+	// MaxFileBytes is the largest file that is chunked; a larger one is
+	// indexed by its path only.
+	MaxFileBytes = 1 << 20
+
+	// MaxFiles is how many files one index holds; more are left out and
+	// the index says it is partial.
+	MaxFiles = 200_000
+
+	// MaxChunksPerFile bounds the chunks of one file (a huge generated
+	// table would otherwise flood the index).
+	MaxChunksPerFile = 2000
+
+	// MaxQueryBytes is the longest query.
+	MaxQueryBytes = 4096
+
+	// MaxQueryTerms is how many distinct terms of a query are scored.
+	MaxQueryTerms = 64
+
+	// MaxTokenBytes is the longest token; longer runs are cut.
+	MaxTokenBytes = 64
+
+	// MaxResults is the most hits one Search returns.
+	MaxResults = 1000
+
+	// RelatedTerms is how many of a chunk's terms (by weight) make the
+	// query of Related.
+	RelatedTerms = 32
+
+	// MaxCacheBytes is the largest cache file read back from the state
+	// folder (compressed), and MaxCacheDecoded the most its content may
+	// expand to.
+	MaxCacheBytes   = 256 << 20
+	MaxCacheDecoded = 1 << 30
+)

@@ -1,0 +1,167 @@
+package rank
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Query is a parsed query.
+type Query struct {
+	// Terms are the scored terms with their weights, in first-seen order.
+	Terms []QueryTerm
+	// Symbol is true when the query looks like identifiers ("RouteContext",
+	// "http.Server", "parse_args") rather than natural language.
+	Symbol bool
+	// Idents are the lower-cased identifiers the query names; a chunk
+	// that defines one of them is boosted.
+	Idents []string
+	// words are the query's lower-case stemmed words, for the path priors.
+	words map[string]bool
+	// termWord is, for each term, the index of the query word it came
+	// from; nWords is how many words gave terms.
+	termWord []int
+	nWords   int
+}
+
+func (q *Query) wordIndex() []int {
+	if len(q.termWord) == len(q.Terms) {
+		return q.termWord
+	}
+	w := make([]int, len(q.Terms))
+	for i := range w {
+		w[i] = -1
+	}
+	return w
+}
+
+func (q *Query) wordCount() int { return q.nWords }
+
+// QueryTerm is one term of a query and its weight.
+type QueryTerm struct {
+	Term   string
+	Weight float64
+}
+
+// ParseQuery reads a query: words split as Tokens splits text, stop words
+// left out of natural-language words, identifiers recognised by their
+// shape. p.PartWeight weighs the pieces of a compound against the whole.
+func ParseQuery(q string, p *Params) Query {
+	if len(q) > MaxQueryBytes {
+		q = q[:MaxQueryBytes]
+	}
+	var out Query
+	out.words = map[string]bool{}
+	fields := strings.FieldsFunc(q, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == '"' || r == '\'' || r == '?' })
+	symbols := 0
+	weights := map[string]float64{}
+	fromWord := map[string]int{}
+	var order []string
+	addTerm := func(t string, w float64) {
+		if _, ok := fromWord[t]; !ok {
+			fromWord[t] = out.nWords
+		}
+		if old, ok := weights[t]; ok {
+			if w > old {
+				weights[t] = w
+			}
+			return
+		}
+		if len(order) >= MaxQueryTerms {
+			return
+		}
+		weights[t] = w
+		order = append(order, t)
+	}
+	for _, f := range fields {
+		sym := symbolLike(f)
+		if sym {
+			symbols++
+			out.Idents = append(out.Idents, identsOf(f)...)
+		}
+		if !sym && IsStopWord(strings.ToLower(strings.Trim(f, ".:;!()[]{}"))) {
+			continue
+		}
+		gave := false
+		Tokens(f, func(t string, kind int) {
+			if !sym && IsStopWord(t) {
+				return
+			}
+			gave = true
+			out.words[t] = true
+			if kind == Part {
+				addTerm(t, p.PartWeight)
+			} else {
+				addTerm(t, 1)
+			}
+		})
+		if gave {
+			out.nWords++
+		}
+	}
+	out.Symbol = len(fields) > 0 && (len(fields) == 1 || 2*symbols >= len(fields))
+	if out.Symbol && len(fields) == 1 && len(out.Idents) == 0 {
+		// One plain word ("tokenize") is read as the name it may be.
+		out.Idents = append(out.Idents, identsOf(fields[0])...)
+	}
+	for _, t := range order {
+		out.Terms = append(out.Terms, QueryTerm{t, weights[t]})
+		out.termWord = append(out.termWord, fromWord[t])
+	}
+	return out
+}
+
+// symbolLike reports whether a query word is shaped like an identifier:
+// an upper-case letter after a lower-case one (camelCase, PascalCase), an
+// underscore or "::" or "." between word characters, or a call's "()".
+func symbolLike(w string) bool {
+	w = strings.TrimRight(w, ".:;!")
+	if strings.HasSuffix(w, "()") || strings.Contains(w, "::") {
+		return true
+	}
+	lower := false
+	for i, r := range w {
+		switch {
+		case unicode.IsLower(r):
+			lower = true
+		case unicode.IsUpper(r) && lower:
+			return true
+		case r == '_' && i > 0 && i < len(w)-1:
+			return true
+		case r == '.' && i > 0 && i < len(w)-1:
+			next, _ := utf8.DecodeRuneInString(w[i+1:])
+			if isWord(next) {
+				return true
+			}
+		}
+	}
+	// ALLCAPS words of three letters or more are constants ("EOF", "MAX_SIZE" above).
+	return !lower && utf8.RuneCountInString(w) >= 3 && strings.IndexFunc(w, unicode.IsUpper) == 0 && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsUpper(r) && !unicode.IsDigit(r) }) < 0
+}
+
+// identsOf returns the lower-cased identifiers a word names: the last
+// component of a qualified name ("http.Server" → "server") and a call's
+// name without "()".
+func identsOf(w string) []string {
+	w = strings.Trim(w, ".:;!()[]{}<>*&")
+	if w == "" {
+		return nil
+	}
+	w = strings.ReplaceAll(w, "::", ".")
+	parts := strings.Split(w, ".")
+	last := strings.ToLower(parts[len(parts)-1])
+	if last == "" {
+		return nil
+	}
+	return []string{last}
+}
+
+// mentions reports whether the query has one of words (stemmed).
+func (q *Query) mentions(words ...string) bool {
+	for _, w := range words {
+		if q.words[w] {
+			return true
+		}
+	}
+	return false
+}

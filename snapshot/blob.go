@@ -1,0 +1,70 @@
+package snapshot
+
+import (
+	"errors"
+	"strings"
+)
+
+// blobPrefix starts the name of every blob file in the state folder, so
+// that blobs never meet snapshot directories, cursors or temporary files.
+const blobPrefix = "b-"
+
+// errBlobName refuses a blob name that is not one plain file name.
+var errBlobName = errors.New("blob name must be 1-64 letters, digits, '-' or '.'")
+
+// validBlobName accepts names of letters, digits, '-' and '.', not
+// starting with '.', of at most 64 bytes.
+func validBlobName(name string) bool {
+	if name == "" || len(name) > 64 || name[0] == '.' {
+		return false
+	}
+	for _, c := range []byte(name) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// ReadBlob reads the state file name (written by WriteBlob) from the
+// store's state folder with the discipline of snapshot files: the folder
+// is checked as for a snapshot, the file is opened without following a
+// link or blocking, must be a regular file of at most limit bytes, and is
+// read under the folder's shared lock. A store without a state folder has
+// no blobs (an error).
+func (s *Store) ReadBlob(name string, limit int64) ([]byte, error) {
+	if !validBlobName(name) {
+		return nil, errBlobName
+	}
+	if s.dir == "" {
+		return nil, errors.New("no state folder")
+	}
+	if err := s.prepareDir(false); err != nil {
+		return nil, err
+	}
+	var data []byte
+	err := s.withLock(false, func() error {
+		var err error
+		data, err = readState(s.dir+"/"+blobPrefix+name, limit)
+		return err
+	})
+	return data, err
+}
+
+// WriteBlob writes data as the state file name, atomically (a temporary
+// file renamed into place) under the folder's shared lock, creating the
+// state folder (mode 0700) when needed.
+func (s *Store) WriteBlob(name string, data []byte) error {
+	if !validBlobName(name) || strings.Contains(name, "/") {
+		return errBlobName
+	}
+	if s.dir == "" {
+		return errors.New("no state folder")
+	}
+	if err := s.prepareDir(true); err != nil {
+		return err
+	}
+	return s.withLock(false, func() error {
+		return writeAtomic(s.dir, blobPrefix+name, data, s.now())
+	})
+}

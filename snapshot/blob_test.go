@@ -1,0 +1,44 @@
+package snapshot
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Blobs are written atomically and read back with the discipline of
+// snapshot files: plain names only, no link followed, bounded size.
+func TestBlobs(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	s := NewStore(dir)
+	if err := s.WriteBlob("rank-abc", []byte("payload")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.ReadBlob("rank-abc", 100)
+	if err != nil || !bytes.Equal(got, []byte("payload")) {
+		t.Fatalf("read back %q, %v", got, err)
+	}
+	if _, err := s.ReadBlob("rank-abc", 3); err == nil {
+		t.Error("a blob over the limit was read")
+	}
+	for _, bad := range []string{"", "../x", "a/b", ".hidden", string(make([]byte, 65))} {
+		if err := s.WriteBlob(bad, nil); err == nil {
+			t.Errorf("name %q accepted for writing", bad)
+		}
+		if _, err := s.ReadBlob(bad, 10); err == nil {
+			t.Errorf("name %q accepted for reading", bad)
+		}
+	}
+	secret := filepath.Join(t.TempDir(), "secret")
+	os.WriteFile(secret, []byte("secret"), 0o600)
+	if err := os.Symlink(secret, filepath.Join(dir, blobPrefix+"link")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ReadBlob("link", 100); err == nil {
+		t.Error("a blob that is a symbolic link was followed")
+	}
+	if _, err := NewMemoryStore().ReadBlob("rank-abc", 10); err == nil {
+		t.Error("a memory store has no blobs")
+	}
+}
