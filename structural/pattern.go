@@ -76,7 +76,9 @@ func CompilePattern(lang *Lang, src string) (*Pattern, error) {
 		i = t.FirstChild(i)
 	}
 	p := &Pattern{Lang: lang, Source: src, root: convert(t, i, lang.expando)}
-	if t.HasError {
+	if t.Nodes[i].HasError() || t.Kind(i) == "ERROR" {
+		// An error in the pattern's own node (not in a wrapper above it,
+		// as Go's grammar puts around a call standing alone).
 		p.Warning = fmt.Sprintf("the pattern %q has a syntax error in %s's grammar", src, lang.Name)
 	}
 	fixGoConversion(lang, p)
