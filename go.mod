@@ -15,6 +15,7 @@ require (
 	github.com/ulikunitz/xz v0.5.17
 	github.com/wasilibs/go-re2 v1.13.0
 	go.elara.ws/pcre v0.0.0-20230805032557-4ce849193f64
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sys v0.48.0
 	golang.org/x/text v0.44.0
 	modernc.org/libc v1.16.8

@@ -59,11 +59,17 @@ type Query struct {
 	Files bool
 	// Quick puts the query in the `--quick` subset.
 	Quick bool
+	// Lang makes the query structural: Pattern is an ast-grep pattern of
+	// this language, run by evgrep --ast and ast-grep only.
+	Lang string `json:",omitempty"`
 }
 
 // Flags returns the query's options in rg's spelling, for reports.
 func (q Query) Flags() string {
 	var f []string
+	if q.Lang != "" {
+		f = append(f, "--ast", "--lang "+q.Lang)
+	}
 	if q.Files {
 		f = append(f, "--files")
 	}
@@ -104,6 +110,7 @@ var treeQueries = []Query{
 	{Name: "unicode word", Pattern: `\wAh`, Syntax: Extended},
 	{Name: "no literal", Pattern: patNoLiteral, Syntax: Extended},
 	{Name: "files", Files: true, Quick: true},
+	{Name: "structural", Pattern: "panic($A)", Lang: "go"},
 }
 
 // tinyQueries measure startup cost on the 10-file tree.

@@ -61,6 +61,9 @@ type JobResult struct {
 	Ratio *float64 `json:"ratio_evgrep_rg"`
 	// RSSRatio is evgrep's peak RSS over rg's (nil when either is missing).
 	RSSRatio *float64 `json:"rss_ratio_evgrep_rg"`
+	// AstGrepRatio is evgrep's median time over ast-grep's on a
+	// structural query (nil elsewhere).
+	AstGrepRatio *float64 `json:"ratio_evgrep_astgrep,omitempty"`
 	// EvgrepAgrees says whether evgrep printed as many lines as rg.
 	EvgrepAgrees *bool        `json:"evgrep_agrees"`
 	Results      []ToolResult `json:"results"`
@@ -189,7 +192,7 @@ func containsInt(xs []int, x int) bool {
 // jobResult condenses a job's cells and compares every tool with rg.
 func jobResult(j Job, cells []*cell) JobResult {
 	jr := JobResult{ID: j.ID(), Corpus: j.Corpus.Name, Query: j.Query.Name, Pattern: j.Query.Pattern, Flags: j.Query.Flags()}
-	var rg, ev *ToolResult
+	var rg, ev, ag *ToolResult
 	for _, c := range cells {
 		jr.Results = append(jr.Results, toolResult(c))
 	}
@@ -199,7 +202,13 @@ func jobResult(j Job, cells []*cell) JobResult {
 			rg = &jr.Results[i]
 		case toolEvgrep:
 			ev = &jr.Results[i]
+		case toolAstGrep:
+			ag = &jr.Results[i]
 		}
+	}
+	if ag != nil && ev != nil && ag.measured() && ev.measured() && ag.MedianSeconds > 0 {
+		ratio := ev.MedianSeconds / ag.MedianSeconds
+		jr.AstGrepRatio = &ratio
 	}
 	if rg != nil && rg.measured() && rg.LinesStable {
 		n := rg.Lines
@@ -348,6 +357,11 @@ func writeMarkdown(w io.Writer, r *Report) error {
 		writeRow(&b, row)
 	}
 	b.WriteString("\n")
+	for _, j := range r.Jobs {
+		if j.AstGrepRatio != nil {
+			fmt.Fprintf(&b, "Structural job %s: evgrep/ast-grep time %.2fx (target at most 1.0x).\n\n", j.ID, *j.AstGrepRatio)
+		}
+	}
 	writeSummary(&b, r)
 	_, err := io.WriteString(w, b.String())
 	return err

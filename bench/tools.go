@@ -19,10 +19,12 @@ const (
 	toolGrep    = "grep"
 	toolGitGrep = "git grep"
 	toolUgrep   = "ugrep"
+	// toolAstGrep runs the structural queries only (ast-grep run).
+	toolAstGrep = "ast-grep"
 )
 
 // knownTools lists every tool name accepted by --tools, in report order.
-var knownTools = []string{toolEvgrep, toolRg, toolGrep, toolGitGrep, toolUgrep}
+var knownTools = []string{toolEvgrep, toolRg, toolGrep, toolGitGrep, toolUgrep, toolAstGrep}
 
 // versionTimeout bounds `tool --version`.
 const versionTimeout = 5 * time.Second
@@ -90,6 +92,16 @@ func (t Tool) Invocation(q Query, tg Target) (inv Invocation, ok bool) {
 	dir = filepath.Clean(dir)
 	if base == "" { // the root directory itself
 		dir, base = tg.Path, "."
+	}
+	if q.Lang != "" {
+		// A structural query: evgrep --ast against ast-grep run.
+		switch t.Name {
+		case toolEvgrep:
+			return Invocation{Args: []string{t.Path, "--ast", q.Pattern, "--lang", q.Lang, base}, Dir: dir}, true
+		case toolAstGrep:
+			return Invocation{Args: []string{t.Path, "run", "--color", "never", "-p", q.Pattern, "-l", q.Lang, base}, Dir: dir}, true
+		}
+		return Invocation{}, false
 	}
 	switch t.Name {
 	case toolEvgrep, toolRg:

@@ -65,6 +65,10 @@ type Details struct {
 	Budget   *BudgetJSON   `json:"budget,omitempty"`
 	// OtherFiles are the files of an outline page without a parser.
 	OtherFiles []string `json:"otherFiles,omitempty"`
+	// Structural is a structural search's page (mode structural).
+	Structural *StructuralJSON `json:"structural,omitempty"`
+	// Rewrite is a structural rewrite's preview or apply.
+	Rewrite *RewriteJSON `json:"rewrite,omitempty"`
 	// Impact is a mode impact answer's counts and page of occurrences.
 	Impact *ImpactJSON `json:"impact,omitempty"`
 	// Navigation is a mode imports or tests answer's links.
@@ -351,7 +355,7 @@ func firstLine(s string) string {
 }
 
 func handle(req *Request, env Env) (*Answer, error) {
-	if req.Cursor != "" && req.Mode != ModeInspect {
+	if req.Cursor != "" && req.Mode != ModeInspect && req.Mode != ModeStructural {
 		return page(req, env)
 	}
 	rootArg := req.Path
@@ -387,6 +391,8 @@ func handle(req *Request, env Env) (*Answer, error) {
 		return inspectRequest(req, env, root)
 	case ModeOutline:
 		return outline(req, env, root)
+	case ModeStructural:
+		return structuralRequest(req, env, root)
 	case ModeImpact:
 		return analysisRequest(req, env, root)
 	case ModeImports, ModeTests:

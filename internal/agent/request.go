@@ -26,7 +26,7 @@ type Request struct {
 	Hidden       *bool      `json:"hidden,omitempty" jsonschema:"search hidden files (default true)"`
 	Context      *int       `json:"context,omitempty" jsonschema:"lines of context around each match line, 0-20"`
 	Limit        *int       `json:"limit,omitempty" jsonschema:"match lines per page, 1-100"`
-	Mode         string     `json:"mode,omitempty" jsonschema:"auto, summary, matches, inspect, outline, impact, imports or tests"`
+	Mode         string     `json:"mode,omitempty" jsonschema:"auto, summary, matches, inspect, outline, impact, imports, tests, rank or structural (ast-grep patterns: pattern, lang, kind, rewrite)"`
 	Line         int        `json:"line,omitempty" jsonschema:"inspect: 1-based line in path"`
 	MatchIndex   int        `json:"matchIndex,omitempty" jsonschema:"inspect: match number from a previous answer (with cursor)"`
 	MatchIndices []int      `json:"matchIndices,omitempty" jsonschema:"inspect: 1-5 match numbers (with cursor)"`
@@ -34,6 +34,11 @@ type Request struct {
 	Cursor       string     `json:"cursor,omitempty" jsonschema:"cursor from a previous answer, to page on"`
 	Items        string     `json:"items,omitempty" jsonschema:"outline: all (default) or exports (the public surface only)"`
 	Budget       string     `json:"budget,omitempty" jsonschema:"the host's context budget: full (about 2000 tokens), tight (1000) or critical (500); shortens an implicit auto answer only"`
+	Lang         string     `json:"lang,omitempty" jsonschema:"structural: the language of pattern and kind (go, python, rust, javascript, typescript, tsx, java, c, cpp, ruby, ...)"`
+	Kind         string     `json:"kind,omitempty" jsonschema:"structural: only syntax nodes of this kind (tree-sitter's name, e.g. call_expression)"`
+	Rewrite      string     `json:"rewrite,omitempty" jsonschema:"structural: a template that replaces each match ($A and $$$A substituted); the answer is a unified diff and a preview token"`
+	Apply        bool       `json:"apply,omitempty" jsonschema:"structural: write the rewrite; needs preview, the token of the rewrite answer with the same arguments"`
+	Preview      string     `json:"preview,omitempty" jsonschema:"structural: the preview token from the rewrite answer (with apply)"`
 	Symbol       string     `json:"symbol,omitempty" jsonschema:"impact: the symbol's name (its last dotted or :: part is searched), instead of path+line"`
 	ParseBudget  *int       `json:"parseBudget,omitempty" jsonschema:"impact: files parsed at most, 1-2000 (default 200)"`
 	Terms        []string   `json:"terms,omitempty" jsonschema:"multi-term search: 2-64 distinct literal terms (one line, at most 256 bytes each) searched in one pass instead of pattern; exact per-term counts, occurrences paged by term, path, byte"`
@@ -114,10 +119,12 @@ const (
 	ModeMatches = "matches"
 	ModeInspect = "inspect"
 	ModeOutline = "outline"
-	ModeImpact  = "impact"
-	ModeImports = "imports"
-	ModeTests   = "tests"
-	ModeRank    = "rank"
+	// ModeStructural is ast-grep's pattern search (structural.go).
+	ModeStructural = "structural"
+	ModeImpact     = "impact"
+	ModeImports    = "imports"
+	ModeTests      = "tests"
+	ModeRank       = "rank"
 )
 
 // Error codes of requests (cursor codes come from the snapshot package).
@@ -163,6 +170,8 @@ func (r *Request) Validate() error {
 		return r.validateTerms()
 	}
 	switch r.Mode {
+	case ModeStructural:
+		return r.validateStructural()
 	case "", ModeAuto, ModeSummary, ModeMatches, ModeInspect, ModeOutline, ModeRank:
 	case ModeImpact:
 		return r.validateAnalysis()
@@ -176,6 +185,9 @@ func (r *Request) Validate() error {
 	}
 	if r.Symbol != "" || r.ParseBudget != nil {
 		return invalid("symbol and parseBudget belong to mode impact")
+	}
+	if r.Lang != "" || r.Kind != "" || r.Rewrite != "" || r.Apply || r.Preview != "" {
+		return invalid("lang, kind, rewrite, apply and preview belong to mode structural")
 	}
 	if r.Budget != "" && budgetTokens(r.Budget) == 0 {
 		return invalid("budget %q: expected full, tight or critical", r.Budget)

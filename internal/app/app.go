@@ -215,6 +215,8 @@ func (r *run) main() int {
 	switch cfg.Command {
 	case cli.CmdOutline:
 		return r.outline(wopts)
+	case cli.CmdStructural:
+		return r.structuralSearch(wopts)
 	case cli.CmdTerms:
 		return r.terms(wopts)
 	case cli.CmdRank:

@@ -49,6 +49,7 @@ const (
 	CmdMCP
 	CmdOutline
 	CmdGenerate
+	CmdStructural
 	CmdAnalysis
 	CmdTerms
 	CmdRank
@@ -191,7 +192,7 @@ func Load(argv []string, env Env) (*Config, error) {
 	if len(pos) > 0 {
 		patternSlot, pos, hasPatternSlot = pos[0], pos[1:], true
 	}
-	takesFirstAsPath := a.Has("file") || a.Has("files") || a.Has("regexp") || a.Has("type-list") || a.Has("outline") || hasTerms(a) || a.Has("rank")
+	takesFirstAsPath := a.Has("file") || a.Has("files") || a.Has("regexp") || a.Has("type-list") || a.Has("outline") || hasTerms(a) || a.Has("rank") || structural(a)
 	paths := append([]string(nil), pos...)
 	if takesFirstAsPath && hasPatternSlot {
 		paths = append([]string{patternSlot}, paths...)
@@ -323,7 +324,7 @@ func engine(a *Args) Engine {
 // patterns is rg's `patterns()`: the -e values, else the positional
 // pattern; then the lines of every -f file.
 func patterns(a *Args, env Env, slot string, hasSlot bool) ([]string, error) {
-	if a.Has("files") || a.Has("type-list") || a.Has("outline") || hasTerms(a) || a.Has("rank") {
+	if a.Has("files") || a.Has("type-list") || a.Has("outline") || hasTerms(a) || a.Has("rank") || structural(a) {
 		return nil, nil
 	}
 	var out []string
@@ -391,7 +392,7 @@ func defaultPaths(a *Args, env Env, paths []string) ([]string, bool) {
 			fileIsStdin = true
 		}
 	}
-	searchCwd := !env.StdinReadable || (a.Has("file") && fileIsStdin) || a.Has("files") || a.Has("type-list") || a.Has("pcre2-version") || a.Has("outline") || a.Has("rank")
+	searchCwd := !env.StdinReadable || (a.Has("file") && fileIsStdin) || a.Has("files") || a.Has("type-list") || a.Has("pcre2-version") || a.Has("outline") || a.Has("rank") || structural(a)
 	if searchCwd {
 		return []string{"./"}, true
 	}
@@ -771,6 +772,8 @@ func command(a *Args, never bool) Command {
 		return CmdTerms
 	case a.Has("rank"):
 		return CmdRank
+	case structural(a):
+		return CmdStructural
 	case a.Has("files"):
 		return CmdFiles
 	case never:
@@ -778,6 +781,10 @@ func command(a *Args, never bool) Command {
 	}
 	return CmdSearch
 }
+
+// structural reports whether a structural search was asked for (--ast,
+// --kind or --rule); its paths are all positional.
+func structural(a *Args) bool { return a.Has("ast") || a.Has("kind") || a.Has("rule") }
 
 func usizeOf(a *Args, name string) (int, error) {
 	v, ok := a.Value(name)

@@ -126,6 +126,12 @@ var flagHelp = map[string]string{
 
 	"mcp-allow-origin": "evgrep: serve browser pages of this origin over --mcp-http (exact match, repeatable).",
 
+	"ast":           "evgrep: structural search with ast-grep's pattern language ($A, $$$A, $_).",
+	"lang":          "evgrep: the language of --ast, --kind and --rewrite (go, python, rust, ...).",
+	"kind":          "evgrep: structural search for syntax nodes of a kind (with --lang).",
+	"rule":          "evgrep: structural search with an ast-grep rule file (YAML, repeatable).",
+	"rewrite":       "evgrep: print a unified diff replacing each structural match with TEMPLATE.",
+	"apply":         "evgrep: write the --rewrite edits (each file only if unchanged since read).",
 	"terms":         "evgrep: search 2-64 literal terms at once, comma-separated (repeatable; a term with a comma: --term).",
 	"term":          "evgrep: one literal term of a multi-term search, verbatim (repeatable; joins --terms in order).",
 	"match":         "evgrep: with --terms, the files to report: any (default), all (every term) or none (no term).",

@@ -1,0 +1,49 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/evgrep/evgrep/internal/astsearch"
+)
+
+// rewrite implements --rewrite TEMPLATE: a unified diff of every file the
+// structural matches change; with --apply each file is written (atomically,
+// its mode kept) only if it is still the revision that was read, else it
+// is refused with a message. Exit 0 when something changed (or would), 1
+// when nothing matched, 2 when a file was refused or failed.
+func (r *run) rewrite(files []*astsearch.File) int {
+	cfg := r.cfg
+	tmpl, _ := cfg.Args.Value("rewrite")
+	apply := cfg.Args.Has("apply")
+	changed := false
+	for _, f := range files {
+		edits := astsearch.Edits(f, tmpl)
+		p := f.Path
+		if cfg.UsingDefaultPath {
+			p = strings.TrimPrefix(p, "./")
+		}
+		diff := astsearch.UnifiedDiff(strings.TrimPrefix(p, "./"), f.Src, edits)
+		if diff == "" {
+			continue
+		}
+		changed = true
+		if !apply {
+			r.out.WriteString(diff)
+			continue
+		}
+		if err := astsearch.WriteFile(f.Path, f.Rev, astsearch.Apply(f.Src, edits)); err != nil {
+			errorLine(r.stderr, fmt.Sprintf("%s: %v", p, err))
+			r.errored.Store(true)
+			continue
+		}
+		fmt.Fprintf(r.out, "rewrote %s (%d edits)\n", p, len(edits))
+	}
+	switch {
+	case r.errored.Load():
+		return exitError
+	case changed:
+		return exitMatch
+	}
+	return exitNoMatch
+}

@@ -1,0 +1,256 @@
+package astsearch
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/evgrep/evgrep/internal/testref"
+	"github.com/evgrep/evgrep/structural"
+	"github.com/evgrep/evgrep/walker"
+)
+
+// The differential tests against ast-grep: live when an ast-grep binary is
+// found (EVGREP_REFERENCE_ASTGREP, else ast-grep on PATH), else against
+// its answers recorded in testdata/golden/structural (re-recorded with
+// EVGREP_UPDATE_GOLDEN=1 and ast-grep present; never edited by hand).
+
+// astGrep returns the ast-grep binary, or "".
+func astGrep() string {
+	if p := os.Getenv("EVGREP_REFERENCE_ASTGREP"); p != "" {
+		return p
+	}
+	if p, err := exec.LookPath("ast-grep"); err == nil {
+		return p
+	}
+	return ""
+}
+
+// span is one match: a file relative to the searched root, byte range.
+type span struct {
+	File       string
+	Start, End int
+}
+
+func (s span) String() string { return fmt.Sprintf("%s:%d-%d", s.File, s.Start, s.End) }
+
+func sortSpans(s []span) {
+	sort.Slice(s, func(i, j int) bool {
+		if s[i].File != s[j].File {
+			return s[i].File < s[j].File
+		}
+		if s[i].Start != s[j].Start {
+			return s[i].Start < s[j].Start
+		}
+		return s[i].End < s[j].End
+	})
+}
+
+// answer is a recorded match set: the count and a digest of the sorted
+// spans, and the spans themselves when there are few.
+type answer struct {
+	Count   int      `json:"count"`
+	Digest  string   `json:"sha256"`
+	Matches []string `json:"matches,omitempty"`
+}
+
+func answerOf(s []span) answer {
+	sortSpans(s)
+	h := sha256.New()
+	a := answer{Count: len(s)}
+	for _, x := range s {
+		fmt.Fprintln(h, x.String())
+		if len(s) <= 50 {
+			a.Matches = append(a.Matches, x.String())
+		}
+	}
+	a.Digest = hex.EncodeToString(h.Sum(nil))
+	return a
+}
+
+// golden is one test's recorded answers.
+type golden struct {
+	t       *testing.T
+	path    string
+	live    string // ast-grep binary, "" when replaying
+	update  bool
+	mu      sync.Mutex
+	Ref     string            `json:"reference"`
+	GoVer   string            `json:"go"`
+	Answers map[string]answer `json:"answers"`
+	used    map[string]bool
+}
+
+func openGolden(t *testing.T, name string) *golden {
+	g := &golden{t: t, path: filepath.Join(testref.Dir(), "structural", name+".json"), live: astGrep(),
+		update: testref.Updating(), Answers: map[string]answer{}, used: map[string]bool{}}
+	if g.update && g.live == "" {
+		t.Fatal("EVGREP_UPDATE_GOLDEN=1 needs ast-grep (EVGREP_REFERENCE_ASTGREP or on PATH)")
+	}
+	if !g.update {
+		if b, err := os.ReadFile(g.path); err == nil {
+			if err := json.Unmarshal(b, g); err != nil {
+				t.Fatalf("%s: %v", g.path, err)
+			}
+		} else if g.live == "" {
+			t.Skipf("no ast-grep and no golden file %s", g.path)
+		}
+	}
+	if g.live != "" {
+		out, _ := exec.Command(g.live, "--version").Output()
+		g.Ref = strings.TrimSpace(string(out))
+	}
+	g.GoVer = runtime.Version()
+	if g.update {
+		t.Cleanup(g.write)
+	}
+	return g
+}
+
+func (g *golden) write() {
+	if g.t.Failed() {
+		return
+	}
+	b, _ := json.MarshalIndent(g, "", " ")
+	os.MkdirAll(filepath.Dir(g.path), 0o755)
+	if err := os.WriteFile(g.path, append(b, '\n'), 0o644); err != nil {
+		g.t.Error(err)
+	}
+}
+
+// reference answers key with the reference's args, live or recorded. ok is
+// false when it cannot be answered (not recorded, or a GOROOT case
+// recorded under another Go version).
+// When live, the reference's spans are returned too.
+func (g *golden) reference(t *testing.T, key string, goroot bool, args []string, dir string) (answer, []span, bool) {
+	if g.live != "" {
+		spans := runAstGrep(t, g.live, args, dir)
+		a := answerOf(spans)
+		g.mu.Lock()
+		g.Answers[key] = a
+		g.mu.Unlock()
+		return a, spans, true
+	}
+	if goroot && g.GoVer != runtime.Version() {
+		return answer{}, nil, false
+	}
+	a, ok := g.Answers[key]
+	return a, nil, ok
+}
+
+// runAstGrep runs ast-grep with --json=stream in dir and returns its spans
+// (files relative to dir).
+func runAstGrep(t *testing.T, bin string, args []string, dir string) []span {
+	t.Helper()
+	cmd := exec.Command(bin, append(args, "--json=stream")...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+			t.Fatalf("ast-grep %q: %v: %s", args, err, stderr.String())
+		}
+	}
+	var spans []span
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var m struct {
+			File  string `json:"file"`
+			Range struct {
+				ByteOffset struct{ Start, End int } `json:"byteOffset"`
+			} `json:"range"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("ast-grep output: %v: %s", err, sc.Bytes())
+		}
+		spans = append(spans, span{filepath.ToSlash(filepath.Clean(m.File)), m.Range.ByteOffset.Start, m.Range.ByteOffset.End})
+	}
+	return spans
+}
+
+// evgrepSpans runs the structural search over dir with m and returns its
+// spans (files relative to dir).
+func evgrepSpans(t *testing.T, lang *structural.Lang, m structural.Matcher, lits []string, dir string) []span {
+	t.Helper()
+	wo := walkerOptions()
+	var spans []span
+	_, err := Run(&Options{Roots: []string{dir}, Walk: wo, Lang: lang, Matcher: m, Literals: lits}, func(f *File) {
+		if f.Err != nil {
+			t.Errorf("%s: %v", f.Path, f.Err)
+		}
+		rel, _ := filepath.Rel(dir, f.Path)
+		for _, x := range f.Matches {
+			spans = append(spans, span{filepath.ToSlash(rel), x.Start, x.End})
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spans
+}
+
+// sameAnswer compares, listing a few differences when the reference's
+// spans are known (live, or recorded because few).
+func sameAnswer(t *testing.T, what string, want answer, wantSpans []span, got []span) {
+	t.Helper()
+	g := answerOf(got)
+	if g.Digest == want.Digest {
+		return
+	}
+	msg := fmt.Sprintf("%s: evgrep %d matches, ast-grep %d", what, g.Count, want.Count)
+	ws := want.Matches
+	if wantSpans != nil {
+		ws = nil
+		for _, x := range wantSpans {
+			ws = append(ws, x.String())
+		}
+	}
+	w := map[string]bool{}
+	for _, x := range ws {
+		w[x] = true
+	}
+	gm := map[string]bool{}
+	shown := 0
+	for _, x := range got {
+		gm[x.String()] = true
+		if !w[x.String()] && ws != nil && shown < 8 {
+			msg += "\n  only evgrep: " + x.String()
+			shown++
+		}
+	}
+	shown = 0
+	for _, x := range ws {
+		if !gm[x] && shown < 8 {
+			msg += "\n  only ast-grep: " + x
+			shown++
+		}
+	}
+	t.Error(msg)
+}
+
+func walkerOptions() walker.Options {
+	wo := walker.DefaultOptions()
+	wo.Threads = runtime.NumCPU()
+	return wo
+}
+
+// needParsers skips a test in a build without the grammars (CGO_ENABLED=0).
+func needParsers(t *testing.T) {
+	t.Helper()
+	if _, err := structural.LookupLang("go"); err != nil {
+		t.Skip(err)
+	}
+}

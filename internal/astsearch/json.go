@@ -1,0 +1,62 @@
+package astsearch
+
+import "github.com/evgrep/evgrep/structural"
+
+// JSONMatch is one match as --json prints it: byte offsets (0-based, end
+// exclusive), 1-based lines and 1-based UTF-16 columns, the matched text
+// and the captured metavariables.
+type JSONMatchObj struct {
+	Path      string         `json:"path"`
+	Rule      string         `json:"rule,omitempty"`
+	Start     int            `json:"start"`
+	End       int            `json:"end"`
+	Line      int            `json:"line"`
+	Column    int            `json:"column"`
+	EndLine   int            `json:"end_line"`
+	EndColumn int            `json:"end_column"`
+	Text      string         `json:"text"`
+	Vars      map[string]any `json:"vars,omitempty"`
+}
+
+// JSONCapture is one captured node (or the span of a captured list).
+type JSONCapture struct {
+	Text   string `json:"text"`
+	Start  int    `json:"start"`
+	End    int    `json:"end"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+// JSONMatch builds the --json object of match m of file f.
+func JSONMatch(path string, f *File, lines *Lines, m *structural.Match) *JSONMatchObj {
+	s, e := lines.At(m.Start), lines.At(m.End)
+	o := &JSONMatchObj{
+		Path: path, Rule: m.Rule, Start: m.Start, End: m.End,
+		Line: s.Line, Column: s.Column16, EndLine: e.Line, EndColumn: e.Column16,
+		Text: string(f.Src[m.Start:m.End]),
+	}
+	for _, c := range m.Vars {
+		if o.Vars == nil {
+			o.Vars = map[string]any{}
+		}
+		if !c.Multi {
+			o.Vars[c.Name] = capture(f, lines, int(f.Tree.Nodes[c.Nodes[0]].Start), int(f.Tree.Nodes[c.Nodes[0]].End))
+			continue
+		}
+		list := []JSONCapture{}
+		for _, n := range c.Nodes {
+			nd := &f.Tree.Nodes[n]
+			if !nd.Named() {
+				continue
+			}
+			list = append(list, capture(f, lines, int(nd.Start), int(nd.End)))
+		}
+		o.Vars["$$"+c.Name] = list
+	}
+	return o
+}
+
+func capture(f *File, lines *Lines, s, e int) JSONCapture {
+	p := lines.At(s)
+	return JSONCapture{Text: string(f.Src[s:e]), Start: s, End: e, Line: p.Line, Column: p.Column16}
+}

@@ -1,0 +1,69 @@
+package astsearch
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evgrep/evgrep/structural"
+)
+
+// TestRulesAgainstAstGrep: every rule file of testdata/structural/rules
+// finds the same match set as `ast-grep scan --rule FILE`. A file's first
+// line names its corpus ("# root: goroot" or a fixture folder).
+func TestRulesAgainstAstGrep(t *testing.T) {
+	needParsers(t)
+	g := openGolden(t, "rules")
+	dir := filepath.Join("..", "..", "testdata", "structural", "rules")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".yml") {
+			continue
+		}
+		n++
+		file, _ := filepath.Abs(filepath.Join(dir, e.Name()))
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := strings.TrimSpace(strings.TrimPrefix(strings.SplitN(string(data), "\n", 2)[0], "# root:"))
+		cdir, paths, goroot := caseRoot(t, root)
+		want, wantSpans, ok := g.reference(t, e.Name(), goroot, append([]string{"scan", "--rule", file}, paths...), cdir)
+		if !ok {
+			continue
+		}
+		rules, err := structural.ParseRules(data)
+		if err != nil {
+			t.Errorf("%s: %v", e.Name(), err)
+			continue
+		}
+		var got []span
+		for _, sub := range paths {
+			wo := walkerOptions()
+			_, err := Run(&Options{Roots: []string{filepath.Join(cdir, sub)}, Walk: wo, Lang: rules[0].Lang, Rules: rules, Literals: rules[0].Literals()}, func(f *File) {
+				if f.Err != nil {
+					t.Errorf("%s: %v", f.Path, f.Err)
+				}
+				rel, _ := filepath.Rel(cdir, f.Path)
+				for _, x := range f.Matches {
+					got = append(got, span{filepath.ToSlash(rel), x.Start, x.End})
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if want.Count == 0 {
+			t.Errorf("%s: the rule matches nothing in its corpus (a weak case)", e.Name())
+		}
+		sameAnswer(t, e.Name(), want, wantSpans, got)
+	}
+	if n < 30 {
+		t.Errorf("only %d rule files", n)
+	}
+}

@@ -1,0 +1,142 @@
+package syntax
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Tree is a whole parse tree of one source, flattened into an array in
+// pre-order (a node's first child, if any, is the next element), so that a
+// caller can walk it without a call into the C parser per node. Nodes[0] is
+// the root. A Tree is immutable and safe for concurrent reads; Src is the
+// parsed source and must not be modified.
+type Tree struct {
+	Lang  Language
+	Src   []byte
+	Nodes []Node
+	// HasError reports whether the source has syntax errors anywhere.
+	HasError bool
+	kinds    *kindTable
+}
+
+// Node is one node of a Tree: named or anonymous, extra (comments) or
+// missing (inserted by error recovery).
+type Node struct {
+	// Start and End are the node's byte range in Tree.Src.
+	Start, End uint32
+	// Parent and Next are indexes into Tree.Nodes (-1: none).
+	Parent, Next int32
+	// NumChildren counts the direct children, named and anonymous.
+	NumChildren uint32
+	// Kind is the grammar's symbol of the node (see Tree.Kind).
+	Kind  uint16
+	flags uint8
+	_     uint8
+}
+
+// Node flags, as the C side writes them.
+const (
+	flagNamed   = 1
+	flagMissing = 2
+	flagExtra   = 4
+	flagError   = 8 // the node is or contains a syntax error
+)
+
+// ErrorKind is the Kind of tree-sitter's ERROR nodes.
+const ErrorKind = 0xFFFF
+
+// Named reports whether the node is a named node of the grammar.
+func (n *Node) Named() bool { return n.flags&flagNamed != 0 }
+
+// Missing reports whether the parser inserted the node to recover from an
+// error (it has no text).
+func (n *Node) Missing() bool { return n.flags&flagMissing != 0 }
+
+// Extra reports whether the node may appear anywhere (comments, mostly).
+func (n *Node) Extra() bool { return n.flags&flagExtra != 0 }
+
+// HasError reports whether the node is or contains a syntax error.
+func (n *Node) HasError() bool { return n.flags&flagError != 0 }
+
+// FirstChild is the index of node i's first child, or -1.
+func (t *Tree) FirstChild(i int32) int32 {
+	if t.Nodes[i].NumChildren == 0 {
+		return -1
+	}
+	return i + 1
+}
+
+// Children appends the indexes of node i's children to dst.
+func (t *Tree) Children(i int32, dst []int32) []int32 {
+	for c := t.FirstChild(i); c >= 0; c = t.Nodes[c].Next {
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// Kind is the name of node i's kind ("call_expression", "(" ...).
+func (t *Tree) Kind(i int32) string { return t.kinds.name(t.Nodes[i].Kind) }
+
+// Text is the source of node i.
+func (t *Tree) Text(i int32) []byte { n := &t.Nodes[i]; return t.Src[n.Start:n.End] }
+
+// kindTable names a grammar's symbols.
+type kindTable struct {
+	names []string
+	// byName maps a named kind to its symbol, as tree-sitter's
+	// ts_language_symbol_for_name finds it.
+	byName map[string]uint16
+}
+
+func (k *kindTable) name(s uint16) string {
+	if s == ErrorKind {
+		return "ERROR"
+	}
+	if int(s) < len(k.names) {
+		return k.names[s]
+	}
+	return ""
+}
+
+// KindID returns the symbol of the named node kind name in lang's grammar
+// ("ERROR" included); ok is false when the grammar has no such named kind
+// or no parser is compiled in.
+func KindID(lang Language, name string) (id uint16, ok bool) {
+	k, err := kinds(lang)
+	if err != nil {
+		return 0, false
+	}
+	if name == "ERROR" {
+		return ErrorKind, true
+	}
+	id, ok = k.byName[name]
+	return id, ok
+}
+
+// KindName returns the name of symbol id in lang's grammar ("" if unknown).
+func KindName(lang Language, id uint16) string {
+	k, err := kinds(lang)
+	if err != nil {
+		return ""
+	}
+	return k.name(id)
+}
+
+// ParseFlat parses src with lang's grammar and returns its whole tree.
+// Trees are cached by language and content like the declaration indexes
+// (bounded in entries and retained nodes), so a source asked about twice
+// is parsed once. Errors: ErrNoParser, ErrTooLarge.
+func ParseFlat(lang Language, src []byte) (*Tree, error) {
+	if !Supported(lang) {
+		if lang.Known() {
+			return nil, ErrNoParser
+		}
+		return nil, fmt.Errorf("%w for language %q", ErrNoParser, string(lang))
+	}
+	if len(src) > MaxSource {
+		return nil, fmt.Errorf("%w: %d bytes, over the %d MiB cap", ErrTooLarge, len(src), MaxSource>>20)
+	}
+	return defaultTrees.get(lang, src)
+}
+
+var kindTables sync.Map // Language -> *kindTable

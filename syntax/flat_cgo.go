@@ -1,0 +1,205 @@
+//go:build cgo
+
+package syntax
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+#include <stdbool.h>
+
+// The part of tree-sitter's C API (api.h of the runtime that
+// github.com/smacker/go-tree-sitter compiles and links) that flattening
+// needs; declared here, as the runtime's header is not on the include path.
+typedef struct TSParser TSParser;
+typedef struct TSTree TSTree;
+typedef struct TSLanguage TSLanguage;
+typedef struct { uint32_t context[4]; const void *id; const TSTree *tree; } evg_TSNode;
+typedef struct { const void *tree; const void *id; uint32_t context[3]; } evg_TSTreeCursor;
+
+TSParser *ts_parser_new(void);
+void ts_parser_delete(TSParser *);
+bool ts_parser_set_language(TSParser *, const TSLanguage *);
+void ts_parser_set_timeout_micros(TSParser *, uint64_t);
+TSTree *ts_parser_parse_string(TSParser *, const TSTree *, const char *, uint32_t);
+void ts_tree_delete(TSTree *);
+evg_TSNode ts_tree_root_node(const TSTree *);
+evg_TSTreeCursor ts_tree_cursor_new(evg_TSNode);
+void ts_tree_cursor_delete(evg_TSTreeCursor *);
+bool ts_tree_cursor_goto_first_child(evg_TSTreeCursor *);
+bool ts_tree_cursor_goto_next_sibling(evg_TSTreeCursor *);
+bool ts_tree_cursor_goto_parent(evg_TSTreeCursor *);
+evg_TSNode ts_tree_cursor_current_node(const evg_TSTreeCursor *);
+uint16_t ts_node_symbol(evg_TSNode);
+uint32_t ts_node_start_byte(evg_TSNode);
+uint32_t ts_node_end_byte(evg_TSNode);
+uint32_t ts_node_child_count(evg_TSNode);
+bool ts_node_is_named(evg_TSNode);
+bool ts_node_is_missing(evg_TSNode);
+bool ts_node_is_extra(evg_TSNode);
+bool ts_node_has_error(evg_TSNode);
+uint16_t ts_language_symbol_for_name(const TSLanguage *, const char *, uint32_t, bool);
+
+typedef struct {
+	uint32_t start, end;
+	int32_t parent, next;
+	uint32_t nkids;
+	uint16_t sym;
+	uint8_t flags, pad;
+} evg_node;
+
+// evg_parse parses src and writes its nodes in pre-order to a malloc'd
+// array. Returns 0 on success, 1 on timeout or parser failure, 2 when out
+// of memory.
+static int evg_parse(const TSLanguage *lang, const char *src, uint32_t len, uint64_t timeout,
+                     evg_node **out, uint32_t *count) {
+	*out = NULL;
+	*count = 0;
+	TSParser *p = ts_parser_new();
+	if (!p) return 2;
+	if (!ts_parser_set_language(p, lang)) { ts_parser_delete(p); return 1; }
+	ts_parser_set_timeout_micros(p, timeout);
+	TSTree *t = ts_parser_parse_string(p, NULL, src, len);
+	ts_parser_delete(p);
+	if (!t) return 1;
+	uint32_t cap = 1024, n = 0, dcap = 64, depth = 0;
+	evg_node *nodes = malloc(cap * sizeof(evg_node));
+	int32_t *last = malloc(dcap * sizeof(int32_t));   // last child seen at each depth
+	int32_t *parents = malloc(dcap * sizeof(int32_t)); // the parent at each depth
+	if (!nodes || !last || !parents) { free(nodes); free(last); free(parents); ts_tree_delete(t); return 2; }
+	evg_TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
+	last[0] = -1;
+	parents[0] = -1;
+	int rc = 0;
+	for (;;) {
+		evg_TSNode nd = ts_tree_cursor_current_node(&c);
+		if (n == cap) {
+			cap *= 2;
+			evg_node *g = realloc(nodes, cap * sizeof(evg_node));
+			if (!g) { rc = 2; break; }
+			nodes = g;
+		}
+		evg_node *e = &nodes[n];
+		e->start = ts_node_start_byte(nd);
+		e->end = ts_node_end_byte(nd);
+		e->parent = parents[depth];
+		e->next = -1;
+		e->nkids = ts_node_child_count(nd);
+		e->sym = ts_node_symbol(nd);
+		e->flags = (ts_node_is_named(nd) ? 1 : 0) | (ts_node_is_missing(nd) ? 2 : 0) |
+		           (ts_node_is_extra(nd) ? 4 : 0) | (ts_node_has_error(nd) ? 8 : 0);
+		e->pad = 0;
+		if (last[depth] >= 0) nodes[last[depth]].next = (int32_t)n;
+		last[depth] = (int32_t)n;
+		uint32_t self = n++;
+		if (ts_tree_cursor_goto_first_child(&c)) {
+			depth++;
+			if (depth == dcap) {
+				dcap *= 2;
+				int32_t *g1 = realloc(last, dcap * sizeof(int32_t));
+				if (g1) last = g1;
+				int32_t *g2 = realloc(parents, dcap * sizeof(int32_t));
+				if (g2) parents = g2;
+				if (!g1 || !g2) { rc = 2; break; }
+			}
+			last[depth] = -1;
+			parents[depth] = (int32_t)self;
+			continue;
+		}
+		while (!ts_tree_cursor_goto_next_sibling(&c)) {
+			if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) goto done;
+			depth--;
+		}
+	}
+done:
+	ts_tree_cursor_delete(&c);
+	ts_tree_delete(t);
+	free(last);
+	free(parents);
+	if (rc != 0) { free(nodes); return rc; }
+	*out = nodes;
+	*count = n;
+	return 0;
+}
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// languagePtr is the TSLanguage pointer inside a *sitter.Language (its only
+// field).
+func languagePtr(l *sitter.Language) unsafe.Pointer {
+	return *(*unsafe.Pointer)(unsafe.Pointer(l))
+}
+
+// The flat node must have the C struct's layout.
+var _ = [1]int{}[unsafe.Sizeof(Node{})-C.sizeof_evg_node]
+
+// kinds returns lang's symbol table.
+func kinds(lang Language) (*kindTable, error) {
+	if k, ok := kindTables.Load(lang); ok {
+		return k.(*kindTable), nil
+	}
+	g := grammars()[lang]
+	if g == nil {
+		return nil, ErrNoParser
+	}
+	g.init()
+	n := int(g.lang.SymbolCount())
+	k := &kindTable{names: g.names, byName: map[string]uint16{}}
+	for i := 0; i < n; i++ {
+		if g.lang.SymbolType(sitter.Symbol(i)) != sitter.SymbolTypeRegular {
+			continue
+		}
+		name := g.names[i]
+		if _, ok := k.byName[name]; ok {
+			continue
+		}
+		// tree-sitter's own lookup: the public symbol of the first
+		// visible named symbol of that name (what ts_node_symbol reports
+		// for nodes of the kind).
+		cs := C.CString(name)
+		k.byName[name] = uint16(C.ts_language_symbol_for_name((*C.TSLanguage)(languagePtr(g.lang)), cs, C.uint32_t(len(name)), true))
+		C.free(unsafe.Pointer(cs))
+	}
+	got, _ := kindTables.LoadOrStore(lang, k)
+	return got.(*kindTable), nil
+}
+
+// parseTree runs the parser over src in one call into C and copies the
+// flattened nodes into Go memory.
+func parseFlat(lang Language, src []byte) (*Tree, error) {
+	k, err := kinds(lang)
+	if err != nil {
+		return nil, err
+	}
+	g := grammars()[lang]
+	buf := src
+	if len(buf) == 0 {
+		buf = []byte{0}
+	}
+	cs := (*C.char)(unsafe.Pointer(&buf[0]))
+	var out *C.evg_node
+	var count C.uint32_t
+	rc := C.evg_parse((*C.TSLanguage)(languagePtr(g.lang)), cs, C.uint32_t(len(src)),
+		C.uint64_t(ParseTimeout.Microseconds()), &out, &count)
+	switch rc {
+	case 0:
+	case 1:
+		return nil, fmt.Errorf("%w: parsing took longer than %v", ErrTooLarge, ParseTimeout)
+	default:
+		return nil, &Error{"parser failure"}
+	}
+	defer C.free(unsafe.Pointer(out))
+	nodes := make([]Node, int(count))
+	copy(nodes, unsafe.Slice((*Node)(unsafe.Pointer(out)), int(count)))
+	t := &Tree{Lang: lang, Src: src, Nodes: nodes, kinds: k}
+	if len(nodes) > 0 {
+		t.HasError = nodes[0].HasError()
+	}
+	return t, nil
+}

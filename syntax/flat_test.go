@@ -1,0 +1,103 @@
+//go:build cgo
+
+package syntax
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// TestParseTreeMatchesBindings: the flattened tree has exactly the nodes
+// that go-tree-sitter's own walk finds, in pre-order, with their kinds,
+// ranges, flags, parents and sibling links.
+func TestParseFlatMatchesBindings(t *testing.T) {
+	srcs := map[Language]string{
+		Go:         "package p\n\nfunc f(a int) error { if a > 0 { return nil }; return fmt.Errorf(\"x\") // c\n}\n",
+		Python:     "def f(x):\n    return [i for i in x if i]\n",
+		JavaScript: "const a = (b) => b + 1; // c\nclass K { m() { return this.a } }\n",
+		Rust:       "fn f() -> u32 { let x = v.unwrap(); x }\n",
+		C:          "int main(void) { return 0 }\n", // a syntax error: MISSING
+	}
+	for lang, src := range srcs {
+		tr, err := ParseFlat(lang, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := grammars()[lang]
+		p := sitter.NewParser()
+		p.SetLanguage(g.lang)
+		st, err := p.ParseCtx(context.Background(), nil, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ref []*sitter.Node
+		var walk func(n *sitter.Node)
+		walk = func(n *sitter.Node) {
+			ref = append(ref, n)
+			for i := 0; i < int(n.ChildCount()); i++ {
+				walk(n.Child(i))
+			}
+		}
+		walk(st.RootNode())
+		if len(ref) != len(tr.Nodes) {
+			t.Fatalf("%s: %d nodes, bindings %d", lang, len(tr.Nodes), len(ref))
+		}
+		for i, n := range ref {
+			f := &tr.Nodes[i]
+			if int(f.Start) != int(n.StartByte()) || int(f.End) != int(n.EndByte()) || f.Kind != uint16(n.Symbol()) ||
+				f.Named() != n.IsNamed() || f.Missing() != n.IsMissing() || f.Extra() != n.IsExtra() ||
+				int(f.NumChildren) != int(n.ChildCount()) || tr.Kind(int32(i)) != n.Type() {
+				t.Fatalf("%s: node %d: %+v %s, bindings %s [%d,%d)", lang, i, *f, tr.Kind(int32(i)), n.Type(), n.StartByte(), n.EndByte())
+			}
+			var kids []int32
+			kids = tr.Children(int32(i), kids)
+			if len(kids) != int(n.ChildCount()) {
+				t.Fatalf("%s: node %d: %d children linked", lang, i, len(kids))
+			}
+			for _, c := range kids {
+				if tr.Nodes[c].Parent != int32(i) {
+					t.Fatalf("%s: child %d of %d has parent %d", lang, c, i, tr.Nodes[c].Parent)
+				}
+			}
+		}
+		if tr.HasError != st.RootNode().HasError() {
+			t.Errorf("%s: HasError %v", lang, tr.HasError)
+		}
+		if id, ok := KindID(lang, tr.Kind(0)); !ok || id != tr.Nodes[0].Kind {
+			t.Errorf("%s: KindID(%s) = %d, %v", lang, tr.Kind(0), id, ok)
+		}
+	}
+}
+
+// TestParseTreeCache: the same source is parsed once; a large source
+// beyond the cap is refused.
+func TestParseFlatCache(t *testing.T) {
+	src := []byte("package p\n\nfunc cached() {}\n")
+	_, _, before := defaultTrees.stats()
+	a, err := ParseFlat(Go, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := ParseFlat(Go, append([]byte(nil), src...))
+	_, nodes, after := defaultTrees.stats()
+	if a != b || after != before+1 || nodes == 0 {
+		t.Fatalf("parses %d -> %d, same tree %v", before, after, a == b)
+	}
+	big := make([]byte, MaxSource+1)
+	if _, err := ParseFlat(Go, big); err == nil {
+		t.Fatal("over the cap parsed")
+	}
+	// A real file parses into the tree its size suggests.
+	data, err := os.ReadFile(filepath.Join("..", "structural", "match.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := ParseFlat(Go, data)
+	if err != nil || tr.HasError || len(tr.Nodes) < 500 {
+		t.Fatalf("match.go: %v, %d nodes, error %v", err, len(tr.Nodes), tr != nil && tr.HasError)
+	}
+}
