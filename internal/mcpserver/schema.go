@@ -22,11 +22,12 @@ Which call when:
 - A file's imports and importers, or its test files: {mode:"imports"|"tests", path}.
 - Code for a question: {mode:"rank", query}.
 - Several literals in one pass: {terms:[2-64], match:"any"|"all"|"none"}.
-- A Git commit, or only lines changed since one: add rev or changedSince to a search.`
+- A Git commit, or only lines changed since one: add rev or changedSince to a search.
+- Code by shape (ast-grep patterns, $A one node, $$$A many): {mode:"structural", pattern, lang}; rewrite gives a diff and a preview token, apply with it writes.`
 
 // modes are the values of agent.Request.Mode.
 var modes = []string{agent.ModeAuto, agent.ModeSummary, agent.ModeMatches, agent.ModeInspect, agent.ModeOutline,
-	agent.ModeImpact, agent.ModeImports, agent.ModeTests, agent.ModeRank}
+	agent.ModeImpact, agent.ModeImports, agent.ModeTests, agent.ModeRank, agent.ModeStructural}
 
 // searchTool is the search tool as tools/list shows it.
 func searchTool() *mcp.Tool {

@@ -216,7 +216,7 @@ func TestDescription(t *testing.T) {
 func TestSchemaBounds(t *testing.T) {
 	rs := resolve(t, listedTools(t)[0].InputSchema)
 	props := listedTools(t)[0].InputSchema["properties"].(map[string]any)
-	if enum := anyStrings(props["mode"].(map[string]any)["enum"]); !slices.Equal(enum, []string{"auto", "summary", "matches", "inspect", "outline", "impact", "imports", "tests", "rank"}) {
+	if enum := anyStrings(props["mode"].(map[string]any)["enum"]); !slices.Equal(enum, []string{"auto", "summary", "matches", "inspect", "outline", "impact", "imports", "tests", "rank", "structural"}) {
 		t.Fatalf("mode enum %v", enum)
 	}
 	cases := []struct {
