@@ -222,9 +222,10 @@ func groupOf(m *structural.Match) string {
 func capturesText(f *astsearch.File, m *structural.Match) string {
 	var b strings.Builder
 	for _, c := range m.Vars {
-		name := c.Name
+		// Named as the pattern spells them: $A, $$$A.
+		name := "$" + c.Name
 		if c.Multi {
-			name = "$$" + name
+			name = "$$$" + c.Name
 		}
 		fmt.Fprintf(&b, "%s=%s\n", name, shorten(strings.Join(strings.Fields(c.Text(f.Tree)), " "), maxCaptureText))
 	}

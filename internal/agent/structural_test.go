@@ -74,7 +74,7 @@ func TestStructuralPages(t *testing.T) {
 				t.Fatalf("%s twice", k)
 			}
 			seen[k] = true
-			if !strings.HasPrefix(m.Captures, "A=err") {
+			if !strings.HasPrefix(m.Captures, "$A=err") {
 				t.Fatalf("captures %q", m.Captures)
 			}
 		}

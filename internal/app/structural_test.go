@@ -41,8 +41,14 @@ func TestStructuralCLI(t *testing.T) {
 		t.Fatalf("json: %v %q", err, r.stdout)
 	}
 	// UTF-16 columns: "é" is one code unit, two bytes.
-	if m.Path != "b.go" || m.Start != 23 || m.End != 38 || m.Line != 4 || m.Column != 2 || m.EndColumn != 16 || m.Vars["A"].Text != "\"é\" + x" {
+	if m.Path != "b.go" || m.Start != 23 || m.End != 38 || m.Line != 4 || m.Column != 2 || m.EndColumn != 16 || m.Vars["$A"].Text != "\"é\" + x" {
 		t.Fatalf("json object %+v", m)
+	}
+	// Captures are keyed as the pattern spells them: $A one node, $$$A a list.
+	r, _ = runEvgrepErr(t, dir, []string{"--ast", "panic($$$ARGS)", "--lang", "go", "--json", "a.go"}, "")
+	var multi struct{ Vars map[string][]struct{ Text string } }
+	if err := json.Unmarshal([]byte(r.stdout), &multi); err != nil || len(multi.Vars["$$$ARGS"]) != 1 || multi.Vars["$$$ARGS"][0].Text != "err" {
+		t.Fatalf("list capture: %v %q", err, r.stdout)
 	}
 	r, _ = runEvgrepErr(t, dir, []string{"--rule", rules}, "")
 	if r.code != 0 || r.stdout != "a.go:3:12:[p] panic(err)\nb.go:4:2:[p] panic(\"é\" + x)\n" {

@@ -40,7 +40,7 @@ func JSONMatch(path string, f *File, lines *Lines, m *structural.Match) *JSONMat
 			o.Vars = map[string]any{}
 		}
 		if !c.Multi {
-			o.Vars[c.Name] = capture(f, lines, int(f.Tree.Nodes[c.Nodes[0]].Start), int(f.Tree.Nodes[c.Nodes[0]].End))
+			o.Vars["$"+c.Name] = capture(f, lines, int(f.Tree.Nodes[c.Nodes[0]].Start), int(f.Tree.Nodes[c.Nodes[0]].End))
 			continue
 		}
 		list := []JSONCapture{}
@@ -51,7 +51,7 @@ func JSONMatch(path string, f *File, lines *Lines, m *structural.Match) *JSONMat
 			}
 			list = append(list, capture(f, lines, int(nd.Start), int(nd.End)))
 		}
-		o.Vars["$$"+c.Name] = list
+		o.Vars["$$$"+c.Name] = list
 	}
 	return o
 }
