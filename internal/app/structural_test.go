@@ -46,7 +46,9 @@ func TestStructuralCLI(t *testing.T) {
 	}
 	// Captures are keyed as the pattern spells them: $A one node, $$$A a list.
 	r, _ = runEvgrepErr(t, dir, []string{"--ast", "panic($$$ARGS)", "--lang", "go", "--json", "a.go"}, "")
-	var multi struct{ Vars map[string][]struct{ Text string } }
+	var multi struct {
+		Vars map[string][]struct{ Text string }
+	}
 	if err := json.Unmarshal([]byte(r.stdout), &multi); err != nil || len(multi.Vars["$$$ARGS"]) != 1 || multi.Vars["$$$ARGS"][0].Text != "err" {
 		t.Fatalf("list capture: %v %q", err, r.stdout)
 	}
