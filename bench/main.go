@@ -222,7 +222,10 @@ func bench(o *options, stdout, stderr io.Writer) error {
 		return err
 	}
 	for i := range tools {
-		tools[i].Timeout = pick(isCore(tools[i].Name), o.timeout, o.others)
+		// ast-grep is the structural job's peer, not an informational
+		// tool: it gets evgrep's timeout, or there is no ratio to give.
+		peer := isCore(tools[i].Name) || tools[i].Name == toolAstGrep
+		tools[i].Timeout = pick(peer, o.timeout, o.others)
 	}
 	if !o.inPlace {
 		if err := installCopies(tools, filepath.Join(o.cacheDir, "bin")); err != nil {
