@@ -5,8 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,7 +16,6 @@ import (
 	"github.com/evgrep/evgrep/revisions"
 	"github.com/evgrep/evgrep/snapshot"
 	"github.com/evgrep/evgrep/walker"
-	"github.com/evgrep/evgrep/walker/ignore"
 )
 
 // searchResult is a built snapshot plus what the walk reported.
@@ -40,29 +37,7 @@ func runSearch(r *Request, env Env, root string, subPaths []string) (*searchResu
 	if err != nil {
 		return nil, &Error{Code: CodePattern, Msg: err.Error()}
 	}
-	roots := []string{root}
-	if len(subPaths) > 0 {
-		roots = roots[:0]
-		for _, p := range subPaths {
-			roots = append(roots, filepath.Join(root, p))
-		}
-	}
-	opts := &pipeline.Options{
-		Walk:   walker.DefaultOptions(),
-		Search: search.Config{LineTerm: '\n', CRLF: true, LineNumbers: true, BOMPeek: true},
-		Binary: pipeline.Binary{Implicit: search.BinaryQuit, Explicit: search.BinaryQuit},
-		Mmap:   pipeline.MmapChoice(roots, false, false),
-	}
-	wo := &opts.Walk
-	wo.Threads = runtime.NumCPU()
-	wo.Hidden = r.hidden()
-	wo.SkipGitDir = true
-	for _, g := range r.Glob {
-		wo.Globs = append(wo.Globs, ignore.OverrideGlob{Pattern: g})
-	}
-	for _, g := range r.Exclude {
-		wo.Globs = append(wo.Globs, ignore.OverrideGlob{Pattern: "!" + strings.TrimPrefix(g, "!")})
-	}
+	opts, roots := analysisPipeline(root, subPaths, r.hidden(), r.Glob, r.Exclude)
 	var mu sync.Mutex
 	res := &searchResult{}
 	note := func(msg string) {
@@ -72,7 +47,7 @@ func runSearch(r *Request, env Env, root string, subPaths []string) (*searchResu
 		}
 		mu.Unlock()
 	}
-	wo.OnError = func(err error) { note(err.Error()) }
+	opts.Walk.OnError = func(err error) { note(err.Error()) }
 
 	b := snapshot.NewBuilder()
 	w := &walkState{env: env}
@@ -147,7 +122,19 @@ func (c *collector) Begin(e walker.Entry) (bool, bool) {
 
 // Open implements pipeline.Opener.
 func (c *collector) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
-	f, err := openChecked(e.Path)
+	f, tap, err := openTracked(e.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.tr = tap
+	return f, tap, nil
+}
+
+// openTracked opens a walked file under the agent's policy (openChecked)
+// with a revision tracker as the pipeline's Tap: the Open of every agent
+// sink.
+func openTracked(path string) (*os.File, *finishTap, error) {
+	f, err := openChecked(path)
 	if err != nil {
 		return nil, nil, oserr.Wrap(err)
 	}
@@ -156,8 +143,7 @@ func (c *collector) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
 		f.Close()
 		return nil, nil, oserr.Wrap(err)
 	}
-	c.tr = &finishTap{tr: tr}
-	return f, c.tr, nil
+	return f, &finishTap{tr: tr}, nil
 }
 
 // finishTap is the revisions.Tracker of one file, finished as soon as the

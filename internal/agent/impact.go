@@ -15,7 +15,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/evgrep/evgrep/internal/input"
-	"github.com/evgrep/evgrep/internal/oserr"
 	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/internal/search"
 	"github.com/evgrep/evgrep/matcher"
@@ -274,17 +273,12 @@ func (s *impactSink) Begin(e walker.Entry) (bool, bool) {
 
 // Open implements pipeline.Opener.
 func (s *impactSink) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
-	f, err := openChecked(e.Path)
+	f, tap, err := openTracked(e.Path)
 	if err != nil {
-		return nil, nil, oserr.Wrap(err)
+		return nil, nil, err
 	}
-	tr, err := revisions.NewTracker(f)
-	if err != nil {
-		f.Close()
-		return nil, nil, oserr.Wrap(err)
-	}
-	s.fin = &finishTap{tr: tr}
-	return f, s.fin, nil
+	s.fin = tap
+	return f, tap, nil
 }
 
 // Matched implements search.Sink: the whole-word occurrences of the line.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,15 +13,12 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/evgrep/evgrep/internal/oserr"
 	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/internal/search"
 	"github.com/evgrep/evgrep/internal/terms"
 	"github.com/evgrep/evgrep/matcher"
-	"github.com/evgrep/evgrep/revisions"
 	"github.com/evgrep/evgrep/snapshot"
 	"github.com/evgrep/evgrep/walker"
-	"github.com/evgrep/evgrep/walker/ignore"
 )
 
 // The snapshot options of a multi-term search: the operation's name, and
@@ -177,29 +173,7 @@ func runTerms(req *Request, env Env, root string, subPaths []string, match terms
 	if err != nil {
 		return nil, nil, &Error{Code: CodePattern, Msg: err.Error()}
 	}
-	roots := []string{root}
-	if len(subPaths) > 0 {
-		roots = roots[:0]
-		for _, p := range subPaths {
-			roots = append(roots, filepath.Join(root, p))
-		}
-	}
-	opts := &pipeline.Options{
-		Walk:   walker.DefaultOptions(),
-		Search: search.Config{LineTerm: '\n', CRLF: true, LineNumbers: true, BOMPeek: true},
-		Binary: pipeline.Binary{Implicit: search.BinaryQuit, Explicit: search.BinaryQuit},
-		Mmap:   pipeline.MmapChoice(roots, false, false),
-	}
-	wo := &opts.Walk
-	wo.Threads = runtime.NumCPU()
-	wo.Hidden = req.hidden()
-	wo.SkipGitDir = true
-	for _, g := range req.Glob {
-		wo.Globs = append(wo.Globs, ignore.OverrideGlob{Pattern: g})
-	}
-	for _, g := range req.Exclude {
-		wo.Globs = append(wo.Globs, ignore.OverrideGlob{Pattern: "!" + strings.TrimPrefix(g, "!")})
-	}
+	opts, roots := analysisPipeline(root, subPaths, req.hidden(), req.Glob, req.Exclude)
 	var mu sync.Mutex
 	var problems []string
 	note := func(msg string) {
@@ -209,7 +183,7 @@ func runTerms(req *Request, env Env, root string, subPaths []string, match terms
 		}
 		mu.Unlock()
 	}
-	wo.OnError = func(err error) { note(err.Error()) }
+	opts.Walk.OnError = func(err error) { note(err.Error()) }
 	keep := &termsKeep{totals: terms.NewTotals(ts.Len()), limit: snapshot.MaxItems + 1}
 	b := snapshot.NewItemsBuilder()
 	w := &walkState{env: env}
@@ -345,17 +319,12 @@ func (c *termsCollector) Begin(e walker.Entry) (bool, bool) {
 
 // Open implements pipeline.Opener (as collector.Open).
 func (c *termsCollector) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
-	f, err := openChecked(e.Path)
+	f, tap, err := openTracked(e.Path)
 	if err != nil {
-		return nil, nil, oserr.Wrap(err)
+		return nil, nil, err
 	}
-	tr, err := revisions.NewTracker(f)
-	if err != nil {
-		f.Close()
-		return nil, nil, oserr.Wrap(err)
-	}
-	c.tr = &finishTap{tr: tr}
-	return f, c.tr, nil
+	c.tr = tap
+	return f, tap, nil
 }
 
 // End implements pipeline.Sink.
