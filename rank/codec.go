@@ -4,22 +4,21 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"math"
 	"sort"
 
 	"github.com/evgrep/evgrep/revisions"
-	"github.com/klauspost/compress/zstd"
 )
 
 // cacheMagic starts every encoded index; the last byte is the format's
 // version (a new chunker or tokenizer changes it, so old caches are
 // rebuilt rather than misread).
-var cacheMagic = []byte("evgrep-rank\x00\x07")
+var cacheMagic = []byte("evgrep-rank\x00\x08")
 
-// Encode writes ix as a zstd-compressed cache: the magic, key, the files
-// with their chunks, then the index's blobs as they are. Decode with the
-// same key reads it back.
+// Encode writes ix as a cache: the magic, key, the files with their
+// chunks, then the index's blobs as they are. It is not compressed: a warm
+// query reads it with one read and uses the blobs in place (decompressing
+// was most of a warm query's CPU). Decode with the same key reads it back.
 func Encode(key string, ix *Index) ([]byte, error) {
 	w := &encoder{buf: append([]byte(nil), cacheMagic...)}
 	w.str(key)
@@ -73,54 +72,30 @@ func Encode(key string, ix *Index) ([]byte, error) {
 		w.uv(uint64(len(blob.data)))
 		w.buf = append(w.buf, blob.data...)
 	}
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
-	if err != nil {
-		return nil, err
+	if len(w.buf) > MaxCacheBytes {
+		return nil, ErrTooLarge
 	}
-	defer enc.Close()
-	return enc.EncodeAll(w.buf, nil), nil
+	return w.buf, nil
 }
 
 // Errors of Decode.
 var (
 	// ErrCorrupt: the data is not a cache of this version and key.
 	ErrCorrupt = errors.New("not a rank cache of this version")
-	// ErrTooLarge: the data or its content exceeds MaxCacheBytes or
-	// MaxCacheDecoded.
+	// ErrTooLarge: the data exceeds MaxCacheBytes.
 	ErrTooLarge = errors.New("rank cache over its size bound")
 )
 
-// Decode reads an index written by Encode with the same key. It never
-// expands more than MaxCacheDecoded bytes, every count is checked against
-// what is left of the data, and the blobs' offsets are checked, so hostile
-// data costs bounded memory and gives ErrCorrupt, never a panic.
+// Decode reads an index written by Encode with the same key. data over
+// MaxCacheBytes is refused; every count is checked against what is left
+// of the data and the blobs' offsets are checked, so hostile data costs
+// bounded memory and gives ErrCorrupt, never a panic. The index keeps
+// (and so must own) data: its blobs are slices of it.
 func Decode(key string, data []byte) (*Index, error) {
 	if len(data) > MaxCacheBytes {
 		return nil, ErrTooLarge
 	}
-	var h zstd.Header
-	if err := h.Decode(data); err != nil || h.Skippable || h.DictionaryID != 0 {
-		return nil, ErrCorrupt
-	}
-	if h.HasFCS && h.FrameContentSize > MaxCacheDecoded {
-		return nil, ErrTooLarge
-	}
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxWindow(64<<20), zstd.WithDecoderMaxMemory(MaxCacheDecoded))
-	if err != nil {
-		return nil, err
-	}
-	defer dec.Close()
-	var raw []byte
-	if h.HasFCS {
-		raw = make([]byte, 0, h.FrameContentSize)
-	}
-	// DecodeAll stops at WithDecoderMaxMemory.
-	raw, err = dec.DecodeAll(data, raw)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
-	}
-	return parseIndex(key, raw)
+	return parseIndex(key, data)
 }
 
 func parseIndex(key string, raw []byte) (*Index, error) {

@@ -7,8 +7,6 @@ import (
 	"math/rand"
 	"reflect"
 	"testing"
-
-	"github.com/klauspost/compress/zstd"
 )
 
 func sampleIndex() *Index {
@@ -46,16 +44,14 @@ func TestCodecRoundTrip(t *testing.T) {
 func TestCodecHostile(t *testing.T) {
 	ix := sampleIndex()
 	data, _ := Encode("k", ix)
-	enc, _ := zstd.NewWriter(nil)
-	dec, _ := zstd.NewReader(nil)
-	raw, _ := dec.DecodeAll(data, nil)
+	raw := data
 	try := func(b []byte) {
 		defer func() {
 			if r := recover(); r != nil {
 				t.Fatalf("panic on corrupt cache: %v", r)
 			}
 		}()
-		if got, err := Decode("k", enc.EncodeAll(b, nil)); err == nil {
+		if got, err := Decode("k", bytes.Clone(b)); err == nil {
 			got.Search("walk parse url", &Default, 10)
 			got.Related("a/x.go", 1, &Default, 10)
 			for i := 0; i < got.Files(); i++ {
@@ -74,20 +70,20 @@ func TestCodecHostile(t *testing.T) {
 		}
 		try(b)
 	}
-	if _, err := Decode("k", []byte("not zstd at all")); !errors.Is(err, ErrCorrupt) {
+	if _, err := Decode("k", []byte("not a cache at all")); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("garbage: %v", err)
 	}
 }
 
-// A small cache that declares a huge content is refused before it is
-// expanded.
+// A small cache that declares huge counts is refused before anything is
+// allocated for them.
 func TestCodecBomb(t *testing.T) {
-	// A zstd frame header: magic, descriptor (8-byte content size), a
-	// 2 MiB window, the content size, then one empty last raw block.
-	bomb := []byte{0x28, 0xB5, 0x2F, 0xFD, 0xC0, 0x58}
-	bomb = binary.LittleEndian.AppendUint64(bomb, MaxCacheDecoded+1)
-	bomb = append(bomb, 0x01, 0x00, 0x00)
-	if _, err := Decode("k", bomb); !errors.Is(err, ErrTooLarge) {
-		t.Fatalf("a cache declaring over MaxCacheDecoded: %v", err)
+	bomb := append([]byte(nil), cacheMagic...)
+	bomb = binary.AppendUvarint(bomb, 1)
+	bomb = append(bomb, 'k')
+	bomb = binary.AppendUvarint(bomb, 1<<60) // chunks
+	bomb = binary.AppendUvarint(bomb, 1<<60) // files
+	if _, err := Decode("k", bomb); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("a cache declaring 2^60 chunks: %v", err)
 	}
 }

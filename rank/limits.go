@@ -38,9 +38,7 @@ const (
 	// query of Related.
 	RelatedTerms = 32
 
-	// MaxCacheBytes is the largest cache file read back from the state
-	// folder (compressed), and MaxCacheDecoded the most its content may
-	// expand to.
-	MaxCacheBytes   = 256 << 20
-	MaxCacheDecoded = 1 << 30
+	// MaxCacheBytes is the largest cache file written to or read back
+	// from the state folder.
+	MaxCacheBytes = 512 << 20
 )
