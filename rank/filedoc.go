@@ -16,7 +16,7 @@ type TermCount struct {
 
 // FileDoc is one file prepared for an index: its chunks and, for each
 // chunk, its terms (the chunk's text, the container's signature and the
-// file's path), sorted by term.
+// file's path) in first-seen order (Index.Doc gives them sorted).
 type FileDoc struct {
 	Path string // '/'-separated, as the index shows it
 	Rev  revisions.Revision
@@ -84,7 +84,7 @@ func (c *termCounter) add(t string, _ int) {
 	c.list = append(c.list, TermCount{t, 1})
 }
 
-// count returns the sorted term counts of one chunk: the path's tokens,
+// count returns the term counts of one chunk, in first-seen order: the path's tokens,
 // the container's signature and the chunk's own text.
 func (c *termCounter) count(context, text string) []TermCount {
 	clear(c.idx)
@@ -94,9 +94,7 @@ func (c *termCounter) count(context, text string) []TermCount {
 	}
 	Tokens(context, c.add)
 	Tokens(text, c.add)
-	out := slices.Clone(c.list)
-	slices.SortFunc(out, func(a, b TermCount) int { return strings.Compare(a.Term, b.Term) })
-	return out
+	return slices.Clone(c.list)
 }
 
 // countTerms counts the terms of one chunk: the file's path text, the

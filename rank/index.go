@@ -3,6 +3,7 @@ package rank
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -59,8 +60,13 @@ func Build(docs []*FileDoc) *Index {
 	docs = append([]*FileDoc(nil), docs...)
 	sort.SliceStable(docs, func(i, j int) bool { return docs[i].Path < docs[j].Path })
 	ix := &Index{}
-	type post struct{ chunk, n uint32 }
-	postings := map[string][]post{}
+	// Terms get ids in first-seen order; each chunk's (id, count) pairs
+	// are kept flat, then laid out as postings in sorted term order.
+	ids := make(map[string]uint32, 1<<14)
+	var terms []string
+	var df []uint32
+	var tid, tn []uint32
+	var chunkEnd []int // end of chunk c's pairs in tid/tn
 	total := 0.0
 	for _, d := range docs {
 		if len(ix.files) > 0 && ix.files[len(ix.files)-1].path == d.Path {
@@ -73,35 +79,64 @@ func Build(docs []*FileDoc) *Index {
 		fi := int32(len(ix.files))
 		ix.files = append(ix.files, fileMeta{path: d.Path, rev: d.Rev, generated: d.Generated, first: int32(len(ix.chunks)), n: int32(len(d.Chunks))})
 		for ci := range d.Chunks {
-			id := uint32(len(ix.chunks))
 			n := 0
 			for _, tc := range d.Terms[ci] {
-				postings[tc.Term] = append(postings[tc.Term], post{id, tc.N})
+				id, ok := ids[tc.Term]
+				if !ok {
+					id = uint32(len(terms))
+					ids[tc.Term] = id
+					terms = append(terms, tc.Term)
+					df = append(df, 0)
+				}
+				df[id]++
+				tid = append(tid, id)
+				tn = append(tn, tc.N)
 				n += int(tc.N)
 			}
+			chunkEnd = append(chunkEnd, len(tid))
 			ix.chunks = append(ix.chunks, chunkMeta{Chunk: d.Chunks[ci], file: fi, length: float32(n)})
 			total += float64(n)
 		}
 	}
-	terms := make([]string, 0, len(postings))
-	for t := range postings {
-		terms = append(terms, t)
+	order := make([]uint32, len(terms)) // sorted position → id
+	for i := range order {
+		order[i] = uint32(i)
 	}
-	sort.Strings(terms)
+	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(terms[a], terms[b]) })
+	// fill[id] is where term id's next posting goes in the flat lists.
+	fill := make([]int, len(terms))
+	at := 0
+	for _, id := range order {
+		fill[id] = at
+		at += int(df[id])
+	}
+	pc, pn := make([]uint32, len(tid)), make([]uint32, len(tid))
+	from := 0
+	for c, end := range chunkEnd {
+		for k := from; k < end; k++ {
+			id := tid[k]
+			pc[fill[id]], pn[fill[id]] = uint32(c), tn[k]
+			fill[id]++
+		}
+		from = end
+	}
 	ix.termOff = make([]uint32, 0, len(terms)+1)
 	ix.postOff = make([]uint32, 0, len(terms)+1)
-	for _, t := range terms {
+	ix.postBlob = make([]byte, 0, 3*len(tid)+len(terms))
+	at = 0
+	for _, id := range order {
+		t := terms[id]
 		ix.termOff = append(ix.termOff, uint32(len(ix.termBlob)))
 		ix.termBlob = append(ix.termBlob, t...)
 		ix.postOff = append(ix.postOff, uint32(len(ix.postBlob)))
-		ps := postings[t]
-		ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(len(ps)))
+		ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(df[id]))
 		prev := uint32(0)
-		for _, p := range ps {
-			ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(p.chunk-prev))
-			ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(p.n))
-			prev = p.chunk
+		for k := at; k < at+int(df[id]); k++ {
+			ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(pc[k]-prev))
+			ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(pn[k]))
+			prev = pc[k]
 		}
+		at += int(df[id])
 	}
 	ix.termOff = append(ix.termOff, uint32(len(ix.termBlob)))
 	ix.postOff = append(ix.postOff, uint32(len(ix.postBlob)))

@@ -143,10 +143,11 @@ func TestTermCounterMatchesMap(t *testing.T) {
 		if len(got) != len(want) {
 			t.Fatalf("%q: %d terms, want %d", x.text, len(got), len(want))
 		}
-		for i, tc := range got {
-			if want[tc.Term] != tc.N || i > 0 && got[i-1].Term >= tc.Term {
-				t.Errorf("%q: %v (want %d, sorted)", x.text, tc, want[tc.Term])
+		for _, tc := range got {
+			if want[tc.Term] != tc.N {
+				t.Errorf("%q: %v (want %d)", x.text, tc, want[tc.Term])
 			}
+			delete(want, tc.Term) // each term once
 		}
 	}
 }
