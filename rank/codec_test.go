@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -85,5 +86,32 @@ func TestCodecBomb(t *testing.T) {
 	bomb = binary.AppendUvarint(bomb, 1<<60) // files
 	if _, err := Decode("k", bomb); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("a cache declaring 2^60 chunks: %v", err)
+	}
+}
+
+// The windows of one large declaration share its name in the cache: it
+// is written once, not once a window.
+func TestCodecNameOnce(t *testing.T) {
+	name := strings.Repeat("Name, ", 200)
+	d := &FileDoc{Path: "a/tables.go"}
+	d.Rev.Verified = true
+	for i := 0; i < 50; i++ {
+		d.Chunks = append(d.Chunks, Chunk{StartLine: i + 1, EndLine: i + 1, StartByte: i, EndByte: i + 1, Kind: "var", Name: name, Cont: i > 0})
+		d.Terms = append(d.Terms, countTerms(d.Path, "", "table entry"))
+	}
+	ix := Build([]*FileDoc{d})
+	data, err := Encode("k", ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) > 2*len(name) {
+		t.Errorf("cache of %d bytes for 50 windows of a %d-byte name", len(data), len(name))
+	}
+	back, err := Decode("k", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Doc("a/tables.go"); !reflect.DeepEqual(got.Chunks, d.Chunks) {
+		t.Errorf("chunks after the round trip: %+v", got.Chunks[:2])
 	}
 }

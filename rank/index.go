@@ -3,6 +3,7 @@ package rank
 import (
 	"encoding/binary"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -60,14 +61,7 @@ func Build(docs []*FileDoc) *Index {
 	docs = append([]*FileDoc(nil), docs...)
 	sort.SliceStable(docs, func(i, j int) bool { return docs[i].Path < docs[j].Path })
 	ix := &Index{}
-	// Terms get ids in first-seen order; each chunk's (id, count) pairs
-	// are kept flat, then laid out as postings in sorted term order.
-	ids := make(map[string]uint32, 1<<14)
-	var terms []string
-	var df []uint32
-	var tid, tn []uint32
-	var chunkEnd []int // end of chunk c's pairs in tid/tn
-	total := 0.0
+	var kept []*FileDoc
 	for _, d := range docs {
 		if len(ix.files) > 0 && ix.files[len(ix.files)-1].path == d.Path {
 			continue
@@ -79,24 +73,44 @@ func Build(docs []*FileDoc) *Index {
 		fi := int32(len(ix.files))
 		ix.files = append(ix.files, fileMeta{path: d.Path, rev: d.Rev, generated: d.Generated, first: int32(len(ix.chunks)), n: int32(len(d.Chunks))})
 		for ci := range d.Chunks {
-			n := 0
-			for _, tc := range d.Terms[ci] {
-				id, ok := ids[tc.Term]
-				if !ok {
-					id = uint32(len(terms))
-					ids[tc.Term] = id
-					terms = append(terms, tc.Term)
-					df = append(df, 0)
-				}
-				df[id]++
-				tid = append(tid, id)
-				tn = append(tn, tc.N)
-				n += int(tc.N)
-			}
-			chunkEnd = append(chunkEnd, len(tid))
-			ix.chunks = append(ix.chunks, chunkMeta{Chunk: d.Chunks[ci], file: fi, length: float32(n)})
-			total += float64(n)
+			ix.chunks = append(ix.chunks, chunkMeta{Chunk: d.Chunks[ci], file: fi})
 		}
+		kept = append(kept, d)
+	}
+	// Terms get ids in first-seen order, each worker's own over a run of
+	// files, merged in file order (so the ids are those of one pass);
+	// each chunk's (id, count) pairs are kept flat, then laid out as
+	// postings in sorted term order.
+	parts := buildParts(kept, ix.chunks)
+	ids := make(map[string]uint32, 1<<14)
+	var terms []string
+	var tid, tn []uint32
+	chunkEnd := make([]int, 0, len(ix.chunks)) // end of chunk c's pairs in tid/tn
+	total := 0.0
+	for _, pt := range parts {
+		remap := make([]uint32, len(pt.terms))
+		for li, t := range pt.terms {
+			id, ok := ids[t]
+			if !ok {
+				id = uint32(len(terms))
+				ids[t] = id
+				terms = append(terms, t)
+			}
+			remap[li] = id
+		}
+		base := len(tid)
+		for _, id := range pt.tid {
+			tid = append(tid, remap[id])
+		}
+		tn = append(tn, pt.tn...)
+		for _, e := range pt.chunkEnd {
+			chunkEnd = append(chunkEnd, base+e)
+		}
+		total += pt.total
+	}
+	df := make([]uint32, len(terms))
+	for _, id := range tid {
+		df[id]++
 	}
 	order := make([]uint32, len(terms)) // sorted position → id
 	for i := range order {
@@ -142,6 +156,74 @@ func Build(docs []*FileDoc) *Index {
 	ix.postOff = append(ix.postOff, uint32(len(ix.postBlob)))
 	ix.finish(total)
 	return ix
+}
+
+// buildPart is the term lists of a run of files: terms by local id in
+// first-seen order, each chunk's (local id, count) pairs.
+type buildPart struct {
+	terms    []string
+	tid, tn  []uint32
+	chunkEnd []int
+	total    float64
+}
+
+// buildParts counts the terms of docs (whose chunks are chunks, in
+// order) in up to GOMAXPROCS runs of files at once, setting each chunk's
+// length; the parts are in file order.
+func buildParts(docs []*FileDoc, chunks []chunkMeta) []buildPart {
+	workers := min(runtime.GOMAXPROCS(0), maxBuildWorkers, max(1, len(chunks)/minChunksPerWorker))
+	// Cut the files into runs of about equal chunk counts.
+	var cuts []int // first doc of each run, then len(docs)
+	per := len(chunks)/workers + 1
+	n := 0
+	for i, d := range docs {
+		if i == 0 || n >= per*len(cuts) {
+			cuts = append(cuts, i)
+		}
+		n += len(d.Chunks)
+	}
+	cuts = append(cuts, len(docs))
+	parts := make([]buildPart, len(cuts)-1)
+	firstChunk := make([]int, len(cuts))
+	c := 0
+	for r := 0; r+1 < len(cuts); r++ {
+		firstChunk[r] = c
+		for _, d := range docs[cuts[r]:cuts[r+1]] {
+			c += len(d.Chunks)
+		}
+	}
+	var wg sync.WaitGroup
+	for r := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pt := &parts[r]
+			ids := make(map[string]uint32, 1<<12)
+			ch := firstChunk[r]
+			for _, d := range docs[cuts[r]:cuts[r+1]] {
+				for ci := range d.Chunks {
+					n := 0
+					for _, tc := range d.Terms[ci] {
+						id, ok := ids[tc.Term]
+						if !ok {
+							id = uint32(len(pt.terms))
+							ids[tc.Term] = id
+							pt.terms = append(pt.terms, tc.Term)
+						}
+						pt.tid = append(pt.tid, id)
+						pt.tn = append(pt.tn, tc.N)
+						n += int(tc.N)
+					}
+					pt.chunkEnd = append(pt.chunkEnd, len(pt.tid))
+					chunks[ch].length = float32(n)
+					pt.total += float64(n)
+					ch++
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return parts
 }
 
 // finish computes what is derived: the average chunk length, each

@@ -9,12 +9,13 @@ import (
 
 // Build's postings are, term by term, the chunks holding the term in
 // chunk order with their counts, as a plain map gives them; terms are
-// sorted (differential over random documents).
+// sorted (differential over random documents, enough chunks for
+// buildParts to use two workers where there are two cores).
 func TestBuildPostingsMatchMap(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	vocab := []string{"alpha", "beta", "gamma", "delta", "Walk", "parseURL", "http_server", "x1", "zeta", "eta"}
 	var docs []*FileDoc
-	for f := 0; f < 30; f++ {
+	for f := 0; f < 1500; f++ {
 		var cs []tc
 		for c := 0; c < 1+rng.Intn(5); c++ {
 			text := ""
@@ -23,7 +24,7 @@ func TestBuildPostingsMatchMap(t *testing.T) {
 			}
 			cs = append(cs, tc{"", text})
 		}
-		docs = append(docs, doc(fmt.Sprintf("d%02d/f.txt", 29-f), cs...)) // given out of path order
+		docs = append(docs, doc(fmt.Sprintf("d%04d/f.txt", 1499-f), cs...)) // given out of path order
 	}
 	ix := Build(docs)
 	type post struct{ chunk, n uint32 }

@@ -22,6 +22,11 @@ const (
 	// table would otherwise flood the index).
 	MaxChunksPerFile = 2000
 
+	// maxBuildWorkers is the most goroutines that count an index's terms
+	// at once, and minChunksPerWorker the fewest chunks worth a worker.
+	maxBuildWorkers    = 8
+	minChunksPerWorker = 2000
+
 	// MaxQueryBytes is the longest query.
 	MaxQueryBytes = 4096
 
