@@ -82,9 +82,15 @@ func Build(docs []*FileDoc) *Index {
 	// each chunk's (id, count) pairs are kept flat, then laid out as
 	// postings in sorted term order.
 	parts := buildParts(kept, ix.chunks)
-	ids := make(map[string]uint32, 1<<14)
-	var terms []string
-	var tid, tn []uint32
+	most, pairs := 0, 0 // bounds of the distinct terms, and the pairs
+	for _, pt := range parts {
+		most, pairs = max(most, len(pt.terms)), pairs+len(pt.tid)
+	}
+	// The largest part's terms are most of the distinct ones: sized for
+	// about twice that, the map does not grow piece by piece.
+	ids := make(map[string]uint32, 2*most)
+	terms := make([]string, 0, 2*most)
+	tid, tn := make([]uint32, 0, pairs), make([]uint32, 0, pairs)
 	chunkEnd := make([]int, 0, len(ix.chunks)) // end of chunk c's pairs in tid/tn
 	total := 0.0
 	for _, pt := range parts {
@@ -198,7 +204,7 @@ func buildParts(docs []*FileDoc, chunks []chunkMeta) []buildPart {
 		go func() {
 			defer wg.Done()
 			pt := &parts[r]
-			ids := make(map[string]uint32, 1<<12)
+			ids := make(map[string]uint32, 1<<14)
 			ch := firstChunk[r]
 			for _, d := range docs[cuts[r]:cuts[r+1]] {
 				for ci := range d.Chunks {
