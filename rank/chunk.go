@@ -32,8 +32,8 @@ const KindLines = "lines"
 // Split cuts src, the content of the file at path, into chunks that cover
 // every non-blank line once, in source order: the file's top-level
 // declarations (with their attached comments) when a tree-sitter parser
-// knows its language (Go that parses is read with go/parser instead, for
-// speed: the same units, Go's methods being top-level); a declaration over MaxChunkChars is split into the
+// knows its language (Go is cut with go/scanner, or go/parser when that
+// cannot, for speed: the same units, Go's methods being top-level); a declaration over MaxChunkChars is split into the
 // part before its first member, each member (with the container's
 // signature as Context) and the gaps between; what is still too large,
 // and everything outside declarations, becomes windows of at most
@@ -45,7 +45,9 @@ func Split(path string, src []byte) []Chunk {
 	if lang, ok := syntax.Detect(path, src[:min(len(src), 4096)]); ok && len(src) <= syntax.MaxSource {
 		var fast bool
 		if lang == syntax.Go {
-			decls, fast = goDecls(src)
+			if decls, fast = goScanDecls(src); !fast {
+				decls, fast = goDecls(src)
+			}
 		}
 		if !fast {
 			if d, err := syntax.Outline(lang, src); err == nil {

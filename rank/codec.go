@@ -4,22 +4,21 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"math"
 	"sort"
 
 	"github.com/evgrep/evgrep/revisions"
-	"github.com/klauspost/compress/zstd"
 )
 
 // cacheMagic starts every encoded index; the last byte is the format's
 // version (a new chunker or tokenizer changes it, so old caches are
 // rebuilt rather than misread).
-var cacheMagic = []byte("evgrep-rank\x00\x07")
+var cacheMagic = []byte("evgrep-rank\x00\x09")
 
-// Encode writes ix as a zstd-compressed cache: the magic, key, the files
-// with their chunks, then the index's blobs as they are. Decode with the
-// same key reads it back.
+// Encode writes ix as a cache: the magic, key, the files with their
+// chunks, then the index's blobs as they are. It is not compressed: a warm
+// query reads it with one read and uses the blobs in place (decompressing
+// was most of a warm query's CPU). Decode with the same key reads it back.
 func Encode(key string, ix *Index) ([]byte, error) {
 	w := &encoder{buf: append([]byte(nil), cacheMagic...)}
 	w.str(key)
@@ -49,9 +48,14 @@ func Encode(key string, ix *Index) ([]byte, error) {
 			w.uv(uint64(ch.EndLine - ch.StartLine))
 			w.uv(uint64(ch.StartByte))
 			w.uv(uint64(ch.EndByte - ch.StartByte))
-			w.str(ch.Kind)
-			w.str(ch.Name)
-			w.str(ch.Context)
+			// The windows of one declaration repeat its kind, name
+			// (a large var group's names are long) and context: each is
+			// written once, then as "the previous chunk's".
+			prev := &ix.chunks[max(c-1, f.first)]
+			first := c == f.first
+			w.same(ch.Kind, prev.Kind, first)
+			w.same(ch.Name, prev.Name, first)
+			w.same(ch.Context, prev.Context, first)
 			cont := uint64(0)
 			if ch.Cont {
 				cont = 1
@@ -73,54 +77,30 @@ func Encode(key string, ix *Index) ([]byte, error) {
 		w.uv(uint64(len(blob.data)))
 		w.buf = append(w.buf, blob.data...)
 	}
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
-	if err != nil {
-		return nil, err
+	if len(w.buf) > MaxCacheBytes {
+		return nil, ErrTooLarge
 	}
-	defer enc.Close()
-	return enc.EncodeAll(w.buf, nil), nil
+	return w.buf, nil
 }
 
 // Errors of Decode.
 var (
 	// ErrCorrupt: the data is not a cache of this version and key.
 	ErrCorrupt = errors.New("not a rank cache of this version")
-	// ErrTooLarge: the data or its content exceeds MaxCacheBytes or
-	// MaxCacheDecoded.
+	// ErrTooLarge: the data exceeds MaxCacheBytes.
 	ErrTooLarge = errors.New("rank cache over its size bound")
 )
 
-// Decode reads an index written by Encode with the same key. It never
-// expands more than MaxCacheDecoded bytes, every count is checked against
-// what is left of the data, and the blobs' offsets are checked, so hostile
-// data costs bounded memory and gives ErrCorrupt, never a panic.
+// Decode reads an index written by Encode with the same key. data over
+// MaxCacheBytes is refused; every count is checked against what is left
+// of the data and the blobs' offsets are checked, so hostile data costs
+// bounded memory and gives ErrCorrupt, never a panic. The index keeps
+// (and so must own) data: its blobs are slices of it.
 func Decode(key string, data []byte) (*Index, error) {
 	if len(data) > MaxCacheBytes {
 		return nil, ErrTooLarge
 	}
-	var h zstd.Header
-	if err := h.Decode(data); err != nil || h.Skippable || h.DictionaryID != 0 {
-		return nil, ErrCorrupt
-	}
-	if h.HasFCS && h.FrameContentSize > MaxCacheDecoded {
-		return nil, ErrTooLarge
-	}
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxWindow(64<<20), zstd.WithDecoderMaxMemory(MaxCacheDecoded))
-	if err != nil {
-		return nil, err
-	}
-	defer dec.Close()
-	var raw []byte
-	if h.HasFCS {
-		raw = make([]byte, 0, h.FrameContentSize)
-	}
-	// DecodeAll stops at WithDecoderMaxMemory.
-	raw, err = dec.DecodeAll(data, raw)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
-	}
-	return parseIndex(key, raw)
+	return parseIndex(key, data)
 }
 
 func parseIndex(key string, raw []byte) (*Index, error) {
@@ -162,9 +142,13 @@ func parseIndex(key string, raw []byte) (*Index, error) {
 			c.EndLine = c.StartLine + r.int()
 			c.StartByte = r.int()
 			c.EndByte = c.StartByte + r.int()
-			c.Kind = r.str()
-			c.Name = r.str()
-			c.Context = r.str()
+			var prev *chunkMeta
+			if k > 0 {
+				prev = &ix.chunks[len(ix.chunks)-1]
+			}
+			c.Kind = r.same(prev, func(p *chunkMeta) string { return p.Kind })
+			c.Name = r.same(prev, func(p *chunkMeta) string { return p.Name })
+			c.Context = r.same(prev, func(p *chunkMeta) string { return p.Context })
 			c.Cont = r.uv() == 1
 			c.length = float32(min(r.uv(), math.MaxInt32))
 			total += float64(c.length)
@@ -232,6 +216,17 @@ func (w *encoder) uv(x uint64)  { w.buf = binary.AppendUvarint(w.buf, x) }
 func (w *encoder) v(x int64)    { w.buf = binary.AppendVarint(w.buf, x) }
 func (w *encoder) str(s string) { w.uv(uint64(len(s))); w.buf = append(w.buf, s...) }
 
+// same writes s, or 0 when it equals prev (and first is false): strings
+// are written as 1+length, then their bytes.
+func (w *encoder) same(s, prev string, first bool) {
+	if !first && s == prev {
+		w.uv(0)
+		return
+	}
+	w.uv(uint64(len(s)) + 1)
+	w.buf = append(w.buf, s...)
+}
+
 type decoder struct {
 	buf []byte
 	bad bool
@@ -279,6 +274,26 @@ func (r *decoder) count(minBytes int) int {
 
 func (r *decoder) str() string {
 	n := r.uv()
+	if n > uint64(len(r.buf)) {
+		r.bad, r.buf = true, nil
+		return ""
+	}
+	s := string(r.buf[:n])
+	r.buf = r.buf[n:]
+	return s
+}
+
+// same reads what encoder.same wrote: 0 is field(prev), which must exist.
+func (r *decoder) same(prev *chunkMeta, field func(*chunkMeta) string) string {
+	n := r.uv()
+	if n == 0 {
+		if prev == nil {
+			r.bad = true
+			return ""
+		}
+		return field(prev)
+	}
+	n--
 	if n > uint64(len(r.buf)) {
 		r.bad, r.buf = true, nil
 		return ""

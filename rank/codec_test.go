@@ -6,9 +6,8 @@ import (
 	"errors"
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
-
-	"github.com/klauspost/compress/zstd"
 )
 
 func sampleIndex() *Index {
@@ -46,16 +45,14 @@ func TestCodecRoundTrip(t *testing.T) {
 func TestCodecHostile(t *testing.T) {
 	ix := sampleIndex()
 	data, _ := Encode("k", ix)
-	enc, _ := zstd.NewWriter(nil)
-	dec, _ := zstd.NewReader(nil)
-	raw, _ := dec.DecodeAll(data, nil)
+	raw := data
 	try := func(b []byte) {
 		defer func() {
 			if r := recover(); r != nil {
 				t.Fatalf("panic on corrupt cache: %v", r)
 			}
 		}()
-		if got, err := Decode("k", enc.EncodeAll(b, nil)); err == nil {
+		if got, err := Decode("k", bytes.Clone(b)); err == nil {
 			got.Search("walk parse url", &Default, 10)
 			got.Related("a/x.go", 1, &Default, 10)
 			for i := 0; i < got.Files(); i++ {
@@ -74,20 +71,47 @@ func TestCodecHostile(t *testing.T) {
 		}
 		try(b)
 	}
-	if _, err := Decode("k", []byte("not zstd at all")); !errors.Is(err, ErrCorrupt) {
+	if _, err := Decode("k", []byte("not a cache at all")); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("garbage: %v", err)
 	}
 }
 
-// A small cache that declares a huge content is refused before it is
-// expanded.
+// A small cache that declares huge counts is refused before anything is
+// allocated for them.
 func TestCodecBomb(t *testing.T) {
-	// A zstd frame header: magic, descriptor (8-byte content size), a
-	// 2 MiB window, the content size, then one empty last raw block.
-	bomb := []byte{0x28, 0xB5, 0x2F, 0xFD, 0xC0, 0x58}
-	bomb = binary.LittleEndian.AppendUint64(bomb, MaxCacheDecoded+1)
-	bomb = append(bomb, 0x01, 0x00, 0x00)
-	if _, err := Decode("k", bomb); !errors.Is(err, ErrTooLarge) {
-		t.Fatalf("a cache declaring over MaxCacheDecoded: %v", err)
+	bomb := append([]byte(nil), cacheMagic...)
+	bomb = binary.AppendUvarint(bomb, 1)
+	bomb = append(bomb, 'k')
+	bomb = binary.AppendUvarint(bomb, 1<<60) // chunks
+	bomb = binary.AppendUvarint(bomb, 1<<60) // files
+	if _, err := Decode("k", bomb); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("a cache declaring 2^60 chunks: %v", err)
+	}
+}
+
+// The windows of one large declaration share its name in the cache: it
+// is written once, not once a window.
+func TestCodecNameOnce(t *testing.T) {
+	name := strings.Repeat("Name, ", 200)
+	d := &FileDoc{Path: "a/tables.go"}
+	d.Rev.Verified = true
+	for i := 0; i < 50; i++ {
+		d.Chunks = append(d.Chunks, Chunk{StartLine: i + 1, EndLine: i + 1, StartByte: i, EndByte: i + 1, Kind: "var", Name: name, Cont: i > 0})
+		d.Terms = append(d.Terms, countTerms(d.Path, "", "table entry"))
+	}
+	ix := Build([]*FileDoc{d})
+	data, err := Encode("k", ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) > 2*len(name) {
+		t.Errorf("cache of %d bytes for 50 windows of a %d-byte name", len(data), len(name))
+	}
+	back, err := Decode("k", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Doc("a/tables.go"); !reflect.DeepEqual(got.Chunks, d.Chunks) {
+		t.Errorf("chunks after the round trip: %+v", got.Chunks[:2])
 	}
 }

@@ -2,7 +2,7 @@ package rank
 
 import (
 	"bytes"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/evgrep/evgrep/revisions"
@@ -16,7 +16,7 @@ type TermCount struct {
 
 // FileDoc is one file prepared for an index: its chunks and, for each
 // chunk, its terms (the chunk's text, the container's signature and the
-// file's path), sorted by term.
+// file's path) in first-seen order (Index.Doc gives them sorted).
 type FileDoc struct {
 	Path string // '/'-separated, as the index shows it
 	Rev  revisions.Revision
@@ -53,28 +53,56 @@ func NewFileDoc(path string, rev revisions.Revision, src []byte) *FileDoc {
 	}
 	d.Chunks = chunks
 	d.Terms = make([][]TermCount, len(chunks))
-	counts := make(map[string]uint32, 128)
+	var tc termCounter
+	tc.init(path)
 	for i := range chunks {
 		c := &chunks[i]
-		d.Terms[i] = countTerms(counts, path, c.Context, string(src[c.StartByte:c.EndByte]))
+		d.Terms[i] = tc.count(c.Context, string(src[c.StartByte:c.EndByte]))
 	}
 	return d
 }
 
-// countTerms counts the terms of one chunk: the file's path text, the
-// container's signature and the chunk's own text. counts is scratch space.
-func countTerms(counts map[string]uint32, path, context, text string) []TermCount {
-	clear(counts)
-	add := func(t string, _ int) { counts[t]++ }
-	Tokens(pathText(path), add)
-	Tokens(context, add)
-	Tokens(text, add)
-	tc := make([]TermCount, 0, len(counts))
-	for t, n := range counts {
-		tc = append(tc, TermCount{t, n})
+// termCounter counts the terms of the chunks of one file: the path's
+// tokens are read once, the map and list are reused from chunk to chunk.
+type termCounter struct {
+	path []string // the tokens of the file's path text
+	idx  map[string]int
+	list []TermCount
+}
+
+func (c *termCounter) init(path string) {
+	c.idx = make(map[string]int, 256)
+	Tokens(pathText(path), func(t string, _ int) { c.path = append(c.path, t) })
+}
+
+func (c *termCounter) add(t string, _ int) {
+	if i, ok := c.idx[t]; ok {
+		c.list[i].N++
+		return
 	}
-	sort.Slice(tc, func(a, b int) bool { return tc[a].Term < tc[b].Term })
-	return tc
+	c.idx[t] = len(c.list)
+	c.list = append(c.list, TermCount{t, 1})
+}
+
+// count returns the term counts of one chunk, in first-seen order: the path's tokens,
+// the container's signature and the chunk's own text.
+func (c *termCounter) count(context, text string) []TermCount {
+	clear(c.idx)
+	c.list = c.list[:0]
+	for _, t := range c.path {
+		c.add(t, Whole)
+	}
+	Tokens(context, c.add)
+	Tokens(text, c.add)
+	return slices.Clone(c.list)
+}
+
+// countTerms counts the terms of one chunk: the file's path text, the
+// container's signature and the chunk's own text.
+func countTerms(path, context, text string) []TermCount {
+	var c termCounter
+	c.init(path)
+	return c.count(context, text)
 }
 
 // pathText is the part of a path that counts as text: its folders and

@@ -3,6 +3,8 @@ package rank
 import (
 	"encoding/binary"
 	"math"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -59,9 +61,7 @@ func Build(docs []*FileDoc) *Index {
 	docs = append([]*FileDoc(nil), docs...)
 	sort.SliceStable(docs, func(i, j int) bool { return docs[i].Path < docs[j].Path })
 	ix := &Index{}
-	type post struct{ chunk, n uint32 }
-	postings := map[string][]post{}
-	total := 0.0
+	var kept []*FileDoc
 	for _, d := range docs {
 		if len(ix.files) > 0 && ix.files[len(ix.files)-1].path == d.Path {
 			continue
@@ -73,40 +73,163 @@ func Build(docs []*FileDoc) *Index {
 		fi := int32(len(ix.files))
 		ix.files = append(ix.files, fileMeta{path: d.Path, rev: d.Rev, generated: d.Generated, first: int32(len(ix.chunks)), n: int32(len(d.Chunks))})
 		for ci := range d.Chunks {
-			id := uint32(len(ix.chunks))
-			n := 0
-			for _, tc := range d.Terms[ci] {
-				postings[tc.Term] = append(postings[tc.Term], post{id, tc.N})
-				n += int(tc.N)
-			}
-			ix.chunks = append(ix.chunks, chunkMeta{Chunk: d.Chunks[ci], file: fi, length: float32(n)})
-			total += float64(n)
+			ix.chunks = append(ix.chunks, chunkMeta{Chunk: d.Chunks[ci], file: fi})
 		}
+		kept = append(kept, d)
 	}
-	terms := make([]string, 0, len(postings))
-	for t := range postings {
-		terms = append(terms, t)
+	// Terms get ids in first-seen order, each worker's own over a run of
+	// files, merged in file order (so the ids are those of one pass);
+	// each chunk's (id, count) pairs are kept flat, then laid out as
+	// postings in sorted term order.
+	parts := buildParts(kept, ix.chunks)
+	most, pairs := 0, 0 // bounds of the distinct terms, and the pairs
+	for _, pt := range parts {
+		most, pairs = max(most, len(pt.terms)), pairs+len(pt.tid)
 	}
-	sort.Strings(terms)
+	// The largest part's terms are most of the distinct ones: sized for
+	// about twice that, the map does not grow piece by piece.
+	ids := make(map[string]uint32, 2*most)
+	terms := make([]string, 0, 2*most)
+	tid, tn := make([]uint32, 0, pairs), make([]uint32, 0, pairs)
+	chunkEnd := make([]int, 0, len(ix.chunks)) // end of chunk c's pairs in tid/tn
+	total := 0.0
+	for _, pt := range parts {
+		remap := make([]uint32, len(pt.terms))
+		for li, t := range pt.terms {
+			id, ok := ids[t]
+			if !ok {
+				id = uint32(len(terms))
+				ids[t] = id
+				terms = append(terms, t)
+			}
+			remap[li] = id
+		}
+		base := len(tid)
+		for _, id := range pt.tid {
+			tid = append(tid, remap[id])
+		}
+		tn = append(tn, pt.tn...)
+		for _, e := range pt.chunkEnd {
+			chunkEnd = append(chunkEnd, base+e)
+		}
+		total += pt.total
+	}
+	df := make([]uint32, len(terms))
+	for _, id := range tid {
+		df[id]++
+	}
+	order := make([]uint32, len(terms)) // sorted position → id
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(terms[a], terms[b]) })
+	// fill[id] is where term id's next posting goes in the flat lists.
+	fill := make([]int, len(terms))
+	at := 0
+	for _, id := range order {
+		fill[id] = at
+		at += int(df[id])
+	}
+	pc, pn := make([]uint32, len(tid)), make([]uint32, len(tid))
+	from := 0
+	for c, end := range chunkEnd {
+		for k := from; k < end; k++ {
+			id := tid[k]
+			pc[fill[id]], pn[fill[id]] = uint32(c), tn[k]
+			fill[id]++
+		}
+		from = end
+	}
 	ix.termOff = make([]uint32, 0, len(terms)+1)
 	ix.postOff = make([]uint32, 0, len(terms)+1)
-	for _, t := range terms {
+	ix.postBlob = make([]byte, 0, 3*len(tid)+len(terms))
+	at = 0
+	for _, id := range order {
+		t := terms[id]
 		ix.termOff = append(ix.termOff, uint32(len(ix.termBlob)))
 		ix.termBlob = append(ix.termBlob, t...)
 		ix.postOff = append(ix.postOff, uint32(len(ix.postBlob)))
-		ps := postings[t]
-		ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(len(ps)))
+		ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(df[id]))
 		prev := uint32(0)
-		for _, p := range ps {
-			ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(p.chunk-prev))
-			ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(p.n))
-			prev = p.chunk
+		for k := at; k < at+int(df[id]); k++ {
+			ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(pc[k]-prev))
+			ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(pn[k]))
+			prev = pc[k]
 		}
+		at += int(df[id])
 	}
 	ix.termOff = append(ix.termOff, uint32(len(ix.termBlob)))
 	ix.postOff = append(ix.postOff, uint32(len(ix.postBlob)))
 	ix.finish(total)
 	return ix
+}
+
+// buildPart is the term lists of a run of files: terms by local id in
+// first-seen order, each chunk's (local id, count) pairs.
+type buildPart struct {
+	terms    []string
+	tid, tn  []uint32
+	chunkEnd []int
+	total    float64
+}
+
+// buildParts counts the terms of docs (whose chunks are chunks, in
+// order) in up to GOMAXPROCS runs of files at once, setting each chunk's
+// length; the parts are in file order.
+func buildParts(docs []*FileDoc, chunks []chunkMeta) []buildPart {
+	workers := min(runtime.GOMAXPROCS(0), maxBuildWorkers, max(1, len(chunks)/minChunksPerWorker))
+	// Cut the files into runs of about equal chunk counts.
+	var cuts []int // first doc of each run, then len(docs)
+	per := len(chunks)/workers + 1
+	n := 0
+	for i, d := range docs {
+		if i == 0 || n >= per*len(cuts) {
+			cuts = append(cuts, i)
+		}
+		n += len(d.Chunks)
+	}
+	cuts = append(cuts, len(docs))
+	parts := make([]buildPart, len(cuts)-1)
+	firstChunk := make([]int, len(cuts))
+	c := 0
+	for r := 0; r+1 < len(cuts); r++ {
+		firstChunk[r] = c
+		for _, d := range docs[cuts[r]:cuts[r+1]] {
+			c += len(d.Chunks)
+		}
+	}
+	var wg sync.WaitGroup
+	for r := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pt := &parts[r]
+			ids := make(map[string]uint32, 1<<14)
+			ch := firstChunk[r]
+			for _, d := range docs[cuts[r]:cuts[r+1]] {
+				for ci := range d.Chunks {
+					n := 0
+					for _, tc := range d.Terms[ci] {
+						id, ok := ids[tc.Term]
+						if !ok {
+							id = uint32(len(pt.terms))
+							ids[tc.Term] = id
+							pt.terms = append(pt.terms, tc.Term)
+						}
+						pt.tid = append(pt.tid, id)
+						pt.tn = append(pt.tn, tc.N)
+						n += int(tc.N)
+					}
+					pt.chunkEnd = append(pt.chunkEnd, len(pt.tid))
+					chunks[ch].length = float32(n)
+					pt.total += float64(n)
+					ch++
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return parts
 }
 
 // finish computes what is derived: the average chunk length, each

@@ -22,6 +22,11 @@ const (
 	// table would otherwise flood the index).
 	MaxChunksPerFile = 2000
 
+	// maxBuildWorkers is the most goroutines that count an index's terms
+	// at once, and minChunksPerWorker the fewest chunks worth a worker.
+	maxBuildWorkers    = 8
+	minChunksPerWorker = 2000
+
 	// MaxQueryBytes is the longest query.
 	MaxQueryBytes = 4096
 
@@ -38,9 +43,7 @@ const (
 	// query of Related.
 	RelatedTerms = 32
 
-	// MaxCacheBytes is the largest cache file read back from the state
-	// folder (compressed), and MaxCacheDecoded the most its content may
-	// expand to.
-	MaxCacheBytes   = 256 << 20
-	MaxCacheDecoded = 1 << 30
+	// MaxCacheBytes is the largest cache file written to or read back
+	// from the state folder.
+	MaxCacheBytes = 512 << 20
 )

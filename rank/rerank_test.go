@@ -14,14 +14,13 @@ type tc struct{ name, text string }
 func doc(path string, chunks ...tc) *FileDoc {
 	d := &FileDoc{Path: path}
 	d.Rev.Verified = true
-	counts := map[string]uint32{}
 	for i, c := range chunks {
 		kind := "function"
 		if c.name == "" {
 			kind = KindLines
 		}
 		d.Chunks = append(d.Chunks, Chunk{StartLine: i + 1, EndLine: i + 1, Kind: kind, Name: c.name})
-		d.Terms = append(d.Terms, countTerms(counts, path, "", c.text))
+		d.Terms = append(d.Terms, countTerms(path, "", c.text))
 	}
 	return d
 }

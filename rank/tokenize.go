@@ -68,7 +68,14 @@ func isASCIIAlnum(c byte) bool {
 
 // word emits one run: the whole, then its parts.
 func word(w string, emit func(string, int)) {
-	parts := splitParts(w)
+	if plainLower(w) {
+		// The common case ("err", "return"): one lower-case ASCII word,
+		// nothing to split or lower.
+		emit(Stem(cut(w)), Whole)
+		return
+	}
+	var buf [16]string
+	parts := splitParts(w, buf[:0])
 	if len(parts) <= 1 {
 		t := strings.ToLower(strings.Trim(w, "_-"))
 		if t == "" {
@@ -95,12 +102,21 @@ func cut(t string) string {
 	return t[:k]
 }
 
-// splitParts splits an identifier at underscores and hyphens, at a
-// lower-to-upper change (fooBar), before the last capital of a run of
+// plainLower reports whether w is only lower-case ASCII letters.
+func plainLower(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return len(w) > 0
+}
+
+// splitParts appends to parts the pieces of identifier w: it splits at
+// underscores and hyphens, at a lower-to-upper change (fooBar), before the last capital of a run of
 // capitals followed by a lower-case letter (HTTPServer: HTTP, Server),
 // and between letters and digits (utf16 → utf, 16).
-func splitParts(w string) []string {
-	var parts []string
+func splitParts(w string, parts []string) []string {
 	start := -1
 	prev := 0 // class of the previous rune: 0 none, 1 lower, 2 upper, 3 digit
 	flush := func(end int) {

@@ -121,3 +121,33 @@ func TestPartWeight(t *testing.T) {
 		t.Errorf("terms %v, want %v", q.Terms, want)
 	}
 }
+
+// The reused term counter of NewFileDoc gives, chunk after chunk, the
+// counts of a fresh map over the path, context and text (differential).
+func TestTermCounterMatchesMap(t *testing.T) {
+	texts := []struct{ context, text string }{
+		{"", "func ParseDuration(s string) (Duration, error) { return parse(s) }"},
+		{"type Server struct", "HTTPServer serves http_requests over TLS1_3; err err err"},
+		{"", ""},
+		{"impl Router", "route-context routes routing Routed ünïcode ΣΑΣ"},
+	}
+	var c termCounter
+	c.init("net/http/server.go")
+	for _, x := range texts {
+		want := map[string]uint32{}
+		add := func(t string, _ int) { want[t]++ }
+		Tokens(pathText("net/http/server.go"), add)
+		Tokens(x.context, add)
+		Tokens(x.text, add)
+		got := c.count(x.context, x.text)
+		if len(got) != len(want) {
+			t.Fatalf("%q: %d terms, want %d", x.text, len(got), len(want))
+		}
+		for _, tc := range got {
+			if want[tc.Term] != tc.N {
+				t.Errorf("%q: %v (want %d)", x.text, tc, want[tc.Term])
+			}
+			delete(want, tc.Term) // each term once
+		}
+	}
+}

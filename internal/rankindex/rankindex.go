@@ -91,6 +91,10 @@ func Load(o Options) (*rank.Index, Stats, error) {
 	}
 	st.Files = len(paths)
 
+	cwd, err := os.Getwd()
+	if err != nil {
+		cwd = ""
+	}
 	key := cacheKey(root, roots, o.Walk, o.Tag)
 	name := blobNamePrefix + key[:32]
 	var cached *rank.Index
@@ -125,7 +129,7 @@ func Load(o Options) (*rank.Index, Stats, error) {
 			go func() {
 				defer wg.Done()
 				for i := range work {
-					shown[i] = display(root, paths[i])
+					shown[i] = display(root, cwd, paths[i])
 					f, ok := cached.Lookup(shown[i])
 					if !ok {
 						continue
@@ -154,7 +158,7 @@ func Load(o Options) (*rank.Index, Stats, error) {
 		}
 	} else {
 		for i := range paths {
-			shown[i] = display(root, paths[i])
+			shown[i] = display(root, cwd, paths[i])
 		}
 	}
 
@@ -228,13 +232,13 @@ func readDoc(open func(string) (*os.File, error), path, shown string) *rank.File
 }
 
 // display is the path shown for a walked path: relative to root with '/'
-// separators when under it, else as walked.
-func display(root, p string) string {
+// separators when under it, else as walked. cwd is the working folder
+// (read once: filepath.Abs would ask the system for it on every path),
+// "" when unknown.
+func display(root, cwd, p string) string {
 	abs := p
-	if !filepath.IsAbs(abs) {
-		if a, err := filepath.Abs(p); err == nil {
-			abs = a
-		}
+	if !filepath.IsAbs(abs) && cwd != "" {
+		abs = filepath.Join(cwd, p)
 	}
 	if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
 		return filepath.ToSlash(rel)

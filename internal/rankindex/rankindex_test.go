@@ -128,3 +128,20 @@ func TestSkipAndCorruptCache(t *testing.T) {
 		t.Errorf("corrupt cache: %+v %v", st, err)
 	}
 }
+
+// display shows walked paths relative to the root, from the working
+// folder read once.
+func TestDisplay(t *testing.T) {
+	for _, c := range []struct{ root, cwd, p, want string }{
+		{"/r", "/r", "a/b.go", "a/b.go"},
+		{"/r", "/r/sub", "x.go", "sub/x.go"},
+		{"/r", "/r", "../r/y.go", "y.go"},
+		{"/r", "/r", "/other/z.go", "/other/z.go"},
+		{"/r", "/elsewhere", "w.go", "w.go"},
+		{"/r", "", "v.go", "v.go"},
+	} {
+		if got := display(c.root, c.cwd, c.p); got != c.want {
+			t.Errorf("display(%q, %q, %q) = %q, want %q", c.root, c.cwd, c.p, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package rank
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"testing"
+)
+
+// Build's postings are, term by term, the chunks holding the term in
+// chunk order with their counts, as a plain map gives them; terms are
+// sorted (differential over random documents, enough chunks for
+// buildParts to use two workers where there are two cores).
+func TestBuildPostingsMatchMap(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	vocab := []string{"alpha", "beta", "gamma", "delta", "Walk", "parseURL", "http_server", "x1", "zeta", "eta"}
+	var docs []*FileDoc
+	for f := 0; f < 1500; f++ {
+		var cs []tc
+		for c := 0; c < 1+rng.Intn(5); c++ {
+			text := ""
+			for w := 0; w < rng.Intn(12); w++ {
+				text += vocab[rng.Intn(len(vocab))] + " "
+			}
+			cs = append(cs, tc{"", text})
+		}
+		docs = append(docs, doc(fmt.Sprintf("d%04d/f.txt", 1499-f), cs...)) // given out of path order
+	}
+	ix := Build(docs)
+	type post struct{ chunk, n uint32 }
+	want := map[string][]post{}
+	for c := 0; c < ix.Chunks(); c++ {
+		fd := ix.Doc(ix.files[ix.chunks[c].file].path)
+		for _, tcnt := range fd.Terms[int32(c)-ix.files[ix.chunks[c].file].first] {
+			want[tcnt.Term] = append(want[tcnt.Term], post{uint32(c), tcnt.N})
+		}
+	}
+	got := map[string][]post{}
+	for id := 0; id < len(ix.termOff)-1; id++ {
+		term := ix.term(uint32(id))
+		if id > 0 && ix.term(uint32(id-1)) >= term {
+			t.Fatalf("terms not sorted at %q", term)
+		}
+		ix.postings(uint32(id), func(c, n uint32) { got[term] = append(got[term], post{c, n}) })
+		if ix.df(uint32(id)) != len(got[term]) {
+			t.Errorf("%q: df %d, %d postings", term, ix.df(uint32(id)), len(got[term]))
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("postings differ:\n got %v\nwant %v", got, want)
+	}
+	// Independent of the index: every chunk's source terms are there.
+	for _, d := range docs {
+		f, _ := ix.Lookup(d.Path)
+		if f.Chunks != len(d.Chunks) {
+			t.Fatalf("%s: %d chunks, want %d", d.Path, f.Chunks, len(d.Chunks))
+		}
+		back := ix.Doc(d.Path)
+		for ci := range d.Terms {
+			m := map[string]uint32{}
+			for _, x := range d.Terms[ci] {
+				m[x.Term] = x.N
+			}
+			mb := map[string]uint32{}
+			for _, x := range back.Terms[ci] {
+				mb[x.Term] = x.N
+			}
+			if !reflect.DeepEqual(m, mb) {
+				t.Errorf("%s chunk %d: %v, want %v", d.Path, ci, mb, m)
+			}
+		}
+	}
+}
