@@ -16,8 +16,14 @@ STATIC_TAGS    := netgo osusergo
 STATIC_LINK    := -linkmode external -extldflags "-static"
 STATIC_LDFLAGS := -s -w $(STATIC_LINK)
 
+# Without cgo (CGO_ENABLED=0, or no C compiler) Go links statically by
+# itself, and external linking is not available.
+ifeq ($(shell $(GO) env CGO_ENABLED),1)
+BUILD_LDFLAGS := $(STATIC_LINK)
+endif
+
 build:
-	$(GO) build -trimpath -tags '$(STATIC_TAGS)' -ldflags '$(STATIC_LINK)' -o $(BIN) ./cmd/evgrep
+	$(GO) build -trimpath -tags '$(STATIC_TAGS)' -ldflags '$(BUILD_LDFLAGS)' -o $(BIN) ./cmd/evgrep
 
 static:
 	CGO_ENABLED=1 $(GO) build -trimpath -tags '$(STATIC_TAGS)' \
