@@ -97,10 +97,11 @@ type walkState struct {
 	cancelled atomic.Bool
 }
 
-// Begin implements pipeline.Sink: stdin and forbidden paths are passed
-// over; a cancelled request stops the walk.
-func (c *collector) Begin(e walker.Entry) (bool, bool) {
-	w := c.walk
+// admit is the start of every agent sink's Begin: a cancelled request
+// stops the walk (search false, more false); progress is reported every
+// ProgressEvery entries; stdin and forbidden paths are passed over (search
+// false, more true).
+func (w *walkState) admit(e walker.Entry) (search, more bool) {
 	if w.env.Cancelled != nil && w.env.Cancelled() {
 		w.cancelled.Store(true)
 		return false, false
@@ -110,6 +111,16 @@ func (c *collector) Begin(e walker.Entry) (bool, bool) {
 	}
 	if e.Stdin || forbiddenFile(e.Path) {
 		return false, true
+	}
+	return true, true
+}
+
+// Begin implements pipeline.Sink: stdin and forbidden paths are passed
+// over; a cancelled request stops the walk.
+func (c *collector) Begin(e walker.Entry) (bool, bool) {
+	w := c.walk
+	if search, more := w.admit(e); !search {
+		return false, more
 	}
 	rel, err := filepath.Rel(c.root, e.Path)
 	if err != nil {

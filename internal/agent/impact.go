@@ -256,15 +256,8 @@ type impactSink struct {
 // Begin implements pipeline.Sink.
 func (s *impactSink) Begin(e walker.Entry) (bool, bool) {
 	w := s.st.walk
-	if w.env.Cancelled != nil && w.env.Cancelled() {
-		w.cancelled.Store(true)
-		return false, false
-	}
-	if n := w.seen.Add(1); w.env.Progress != nil && n%ProgressEvery == 0 {
-		w.env.Progress(int(n))
-	}
-	if e.Stdin || forbiddenFile(e.Path) {
-		return false, true
+	if search, more := w.admit(e); !search {
+		return false, more
 	}
 	s.path = relSlash(s.root, e.Path)
 	s.fin, s.occ, s.matched = nil, nil, false

@@ -67,13 +67,8 @@ type navSink struct {
 
 func (s *navSink) Begin(e walker.Entry) (bool, bool) {
 	w := s.r.walk
-	if w.env.Cancelled != nil && w.env.Cancelled() {
-		w.cancelled.Store(true)
-		return false, false
-	}
-	w.seen.Add(1)
-	if e.Stdin || forbiddenFile(e.Path) {
-		return false, true
+	if search, more := w.admit(e); !search {
+		return false, more
 	}
 	rel := relSlash(s.r.root, e.Path)
 	if !s.r.keep(rel) {

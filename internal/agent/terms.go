@@ -296,15 +296,8 @@ type termsCollector struct {
 // Begin implements pipeline.Sink (as collector.Begin).
 func (c *termsCollector) Begin(e walker.Entry) (bool, bool) {
 	w := c.walk
-	if w.env.Cancelled != nil && w.env.Cancelled() {
-		w.cancelled.Store(true)
-		return false, false
-	}
-	if n := w.seen.Add(1); w.env.Progress != nil && n%ProgressEvery == 0 {
-		w.env.Progress(int(n))
-	}
-	if e.Stdin || forbiddenFile(e.Path) {
-		return false, true
+	if search, more := w.admit(e); !search {
+		return false, more
 	}
 	rel, err := filepath.Rel(c.root, e.Path)
 	if err != nil {
