@@ -113,6 +113,9 @@ type Matcher struct {
 	// dfa answers "is there a match, and where does the first end" for
 	// programs without assertions (dfa.go); nil otherwise.
 	dfa *dfaProg
+	// wordLit answers -w for a fixed-length literal (wordlit.go); nil
+	// otherwise.
+	wordLit *wordLit
 }
 
 // escapeLiteral escapes a -F pattern as Rust's regex::escape does.
@@ -213,6 +216,9 @@ func Compile(o Options) (*Matcher, error) {
 		}
 	}
 	m.pre = buildPrefilter(h)
+	if o.Word && !o.Multiline && !o.CRLF {
+		m.wordLit = newWordLit(h, !o.NoUnicode)
+	}
 	if m.pre == nil && !m.canEmpty {
 		m.first = buildFirstScan(h)
 	}
@@ -257,9 +263,10 @@ func Compile(o Options) (*Matcher, error) {
 		// RE2 cannot spell CRLF's $: the VM answers every question.
 		m.reMode = re2None
 	}
-	if m.plain != nil || m.exact != nil {
-		// A plain literal never needs RE2 (plain.go); not compiling it
-		// saves its WebAssembly memory (~10 MB of RSS).
+	if m.plain != nil || m.exact != nil || m.wordLit != nil {
+		// A plain literal (plain.go), or -w of a fixed-length one
+		// (wordlit.go), never needs RE2; not compiling it saves its
+		// WebAssembly memory (~10 MB of RSS).
 		m.reMode = re2None
 	}
 	fullRE2 := re2Insts <= re2InstLimit
@@ -434,6 +441,10 @@ func (m *Matcher) IsMatch(line []byte) bool {
 		_, ok := m.exact.find(line, 0, len(line))
 		return ok
 	}
+	if m.wordLit != nil {
+		_, _, ok := m.wordLit.next(line, 0)
+		return ok
+	}
 	if m.dfa != nil {
 		if e, ok := m.dfaFirstEnd(line); ok {
 			return e >= 0
@@ -586,6 +597,9 @@ func (m *Matcher) findAt(h []byte, at int, caps []int) (int, int, bool) {
 			caps[0], caps[1] = s, e
 		}
 		return s, e, ok
+	}
+	if m.wordLit != nil && caps == nil {
+		return m.wordLit.next(h, at)
 	}
 	var buf [2]int
 	c := buf[:]
