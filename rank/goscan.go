@@ -1,7 +1,6 @@
 package rank
 
 import (
-	"go/scanner"
 	"go/token"
 	"sort"
 	"strings"
@@ -9,8 +8,8 @@ import (
 	"github.com/evgrep/evgrep/syntax"
 )
 
-// goScanDecls cuts Go source into its top-level declarations with
-// go/scanner alone: a declaration starts at a func, type, var or const
+// goScanDecls cuts Go source into its top-level declarations with a
+// lexer alone (goLexer, which tokenizes as go/scanner does): a declaration starts at a func, type, var or const
 // keyword at bracket depth 0 (with the comment group that ends on the
 // line above it, as go/parser attaches a Doc) and ends with the token
 // before the next semicolon at depth 0. It gives the declarations
@@ -19,13 +18,9 @@ import (
 // its brackets do not balance, or something other than a declaration
 // stands at the top level: the caller then parses.
 func goScanDecls(src []byte) (decls []syntax.Decl, ok bool) {
-	fset := token.NewFileSet()
-	tf := fset.AddFile("", -1, len(src))
-	var s scanner.Scanner
-	bad := false
-	s.Init(tf, src, func(token.Position, string) { bad = true }, scanner.ScanComments)
-	base := tf.Base()
-	line := func(off int) int { return tf.PositionFor(token.Pos(base+off), false).Line }
+	l := newGoLexer(src)
+	starts := lineStarts(src)
+	line := func(off int) int { return sort.Search(len(starts), func(i int) bool { return starts[i] > off }) }
 
 	// Comment groups as go/parser forms them.
 	var (
@@ -49,22 +44,21 @@ func goScanDecls(src []byte) (decls []syntax.Decl, ok bool) {
 		tparams int // type: 1 after "[" of a name, 2 type parameters
 	)
 	for {
-		pos, tok, lit := s.Scan()
-		if bad {
+		tok, off, end := l.scan()
+		if l.bad {
 			return nil, false
 		}
-		off := int(pos) - base
 		if tok == token.COMMENT {
-			l, el := line(off), line(off+max(len(lit), 1)-1)
+			cl, el := line(off), line(max(end-1, off))
 			n := 1
 			if sameLine {
 				n = 0
 			}
-			if inGroup && l <= groupEnd+n {
+			if inGroup && cl <= groupEnd+n {
 				groupEnd = el
 				continue
 			}
-			inGroup, sameLine, groupStart, groupEnd = true, prevOff >= 0 && line(prevOff) == l, off, el
+			inGroup, sameLine, groupStart, groupEnd = true, prevOff >= 0 && line(prevOff) == cl, off, el
 			continue
 		}
 		doc := -1
@@ -76,12 +70,12 @@ func goScanDecls(src []byte) (decls []syntax.Decl, ok bool) {
 		if tok == token.EOF {
 			break
 		}
-		end := off + len(lit)
-		switch {
-		case tok == token.SEMICOLON:
+		if tok == token.SEMICOLON {
 			end = off + 1
-		case lit == "":
-			end = off + len(tok.String())
+		}
+		var lit string
+		if tok == token.IDENT {
+			lit = string(src[off:end])
 		}
 
 		if cur == nil {
@@ -198,8 +192,7 @@ func goScanDecls(src []byte) (decls []syntax.Decl, ok bool) {
 		return nil, false
 	}
 	// Whole lines, as goDecls gives them.
-	starts := lineStarts(src)
-	lineOf := func(off int) int { return sort.Search(len(starts), func(i int) bool { return starts[i] > off }) }
+	lineOf := line
 	for i := range decls {
 		d := &decls[i]
 		if d.EndByte <= d.StartByte || d.EndByte > len(src) {
