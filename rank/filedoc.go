@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/evgrep/evgrep/revisions"
 )
@@ -16,7 +17,9 @@ type TermCount struct {
 
 // FileDoc is one file prepared for an index: its chunks and, for each
 // chunk, its terms (the chunk's text, the container's signature and the
-// file's path) in first-seen order (Index.Doc gives them sorted).
+// file's path). A document made by hand lists them in Terms; NewFileDoc
+// and Index.Doc keep them by number in a dictionary instead, and
+// TermCounts gives them in either case.
 type FileDoc struct {
 	Path string // '/'-separated, as the index shows it
 	Rev  revisions.Revision
@@ -24,7 +27,57 @@ type FileDoc struct {
 	// generated", "DO NOT EDIT", "@generated").
 	Generated bool
 	Chunks    []Chunk
-	Terms     [][]TermCount
+	// Terms are the terms of each chunk, for a document made by hand
+	// (nil when the document holds them by number).
+	Terms [][]TermCount
+
+	// The terms by number: chunk i's are the pairs k in ends[i-1]:ends[i]
+	// (from 0 for the first) of term tids[k] of dict, tns[k] times. They
+	// let Build number the terms with one map lookup per distinct term of
+	// a dictionary, not one per pair.
+	dict     *termDict
+	dictLen  int      // how many terms dict had when the document was made
+	dictTerm []string // dict's terms then (for a counter's dictionary)
+	tids     []uint32
+	tns      []uint32
+	ends     []int32
+}
+
+// termDict is a dictionary of distinct terms by number: a term counter's
+// (shared by every document it made, and which only grows: a document
+// keeps the list as it was when it was made, whose elements later appends
+// never change), or a cached index's.
+type termDict struct {
+	terms []string
+	ids   map[string]uint32
+	ix    *Index // terms are ix's (Index.Doc)
+}
+
+// termText returns term l of the document's dictionary.
+func (d *FileDoc) termText(l uint32) string {
+	if d.dict.ix != nil {
+		return d.dict.ix.term(l)
+	}
+	return d.dictTerm[l]
+}
+
+// TermCounts returns the terms of chunk i and how often each occurs.
+func (d *FileDoc) TermCounts(i int) []TermCount {
+	if d.Terms != nil || d.dict == nil {
+		if i < len(d.Terms) {
+			return d.Terms[i]
+		}
+		return nil
+	}
+	from := int32(0)
+	if i > 0 {
+		from = d.ends[i-1]
+	}
+	out := make([]TermCount, 0, d.ends[i]-from)
+	for k := from; k < d.ends[i]; k++ {
+		out = append(out, TermCount{d.termText(d.tids[k]), d.tns[k]})
+	}
+	return out
 }
 
 // generatedMarks are the markers of a generated file, looked for in its
@@ -52,57 +105,128 @@ func NewFileDoc(path string, rev revisions.Revision, src []byte) *FileDoc {
 		chunks = chunks[:MaxChunksPerFile]
 	}
 	d.Chunks = chunks
-	d.Terms = make([][]TermCount, len(chunks))
-	var tc termCounter
+	tc := counters.Get().(*termCounter)
+	defer counters.Put(tc)
 	tc.init(path)
+	tc.tids, tc.tns = tc.tids[:0], tc.tns[:0]
+	d.ends = make([]int32, len(chunks))
 	for i := range chunks {
 		c := &chunks[i]
-		d.Terms[i] = tc.count(c.Context, string(src[c.StartByte:c.EndByte]))
+		tc.count(c.Context, src[c.StartByte:c.EndByte])
+		d.ends[i] = int32(len(tc.tids))
 	}
+	d.dict, d.dictTerm, d.dictLen = tc.dict, tc.dict.terms, len(tc.dict.terms)
+	d.tids, d.tns = slices.Clone(tc.tids), slices.Clone(tc.tns)
 	return d
 }
 
-// termCounter counts the terms of the chunks of one file: the path's
-// tokens are read once, the map and list are reused from chunk to chunk.
+// counters hold the term counters of the goroutines that make FileDocs,
+// so that each one's dictionary of the tokens seen serves file after file.
+var counters = sync.Pool{New: func() any { return new(termCounter) }}
+
+// termCounter counts the terms of the chunks of files. Every distinct
+// token it has seen has an id in its dictionary and is allocated once; a
+// chunk's counts go by id into n, with seen listing the ids in first-seen
+// order.
 type termCounter struct {
-	path []string // the tokens of the file's path text
-	idx  map[string]int
-	list []TermCount
+	z    tokenizer
+	dict *termDict
+	// runs remembers the tokens of each run of word characters seen (as
+	// written, up to maxRunBytes): the ids of its whole and parts are
+	// flat[off:off+n] for runs[w] = off<<32 | n. Identifiers repeat, so
+	// most runs cost one lookup instead of a split, lower-casing,
+	// stemming and a lookup per token.
+	runs map[string]uint64
+	flat []uint32
+	n    []uint32
+	seen []uint32
+	path []uint32 // the ids of the current file's path tokens
+	// tids, tns: the (id, count) pairs of the current file's chunks.
+	tids, tns []uint32
 }
 
+// init starts a file: it reads the tokens of its path text once.
 func (c *termCounter) init(path string) {
-	c.idx = make(map[string]int, 256)
-	Tokens(pathText(path), func(t string, _ int) { c.path = append(c.path, t) })
+	if c.dict == nil || len(c.dict.terms) > maxCounterTerms || len(c.flat) > 4*maxCounterTerms {
+		c.dict = &termDict{ids: make(map[string]uint32, 1<<12)}
+		c.runs = make(map[string]uint64, 1<<12)
+		c.n, c.flat = c.n[:0], c.flat[:0]
+	}
+	c.path = c.path[:0]
+	c.z.run([]byte(pathText(path)), func(t []byte, _ int) { c.path = append(c.path, c.id(t)) })
 }
 
-func (c *termCounter) add(t string, _ int) {
-	if i, ok := c.idx[t]; ok {
-		c.list[i].N++
+// id returns the id of token t, giving it one when it is new.
+func (c *termCounter) id(t []byte) uint32 {
+	if id, ok := c.dict.ids[string(t)]; ok {
+		return id
+	}
+	id := uint32(len(c.dict.terms))
+	s := string(t)
+	c.dict.ids[s] = id
+	c.dict.terms = append(c.dict.terms, s)
+	c.n = append(c.n, 0)
+	return id
+}
+
+// word counts the tokens of one run of word characters.
+func (c *termCounter) word(w []byte) {
+	if v, ok := c.runs[string(w)]; ok {
+		for _, id := range c.flat[v>>32 : v>>32+v&(1<<32-1)] {
+			c.add(id)
+		}
 		return
 	}
-	c.idx[t] = len(c.list)
-	c.list = append(c.list, TermCount{t, 1})
+	off := len(c.flat)
+	c.z.word(w, func(t []byte, _ int) {
+		id := c.id(t)
+		c.flat = append(c.flat, id)
+		c.add(id)
+	})
+	if len(w) <= maxRunBytes {
+		c.runs[string(w)] = uint64(off)<<32 | uint64(len(c.flat)-off)
+	} else {
+		c.flat = c.flat[:off]
+	}
 }
 
-// count returns the term counts of one chunk, in first-seen order: the path's tokens,
-// the container's signature and the chunk's own text.
-func (c *termCounter) count(context, text string) []TermCount {
-	clear(c.idx)
-	c.list = c.list[:0]
-	for _, t := range c.path {
-		c.add(t, Whole)
+func (c *termCounter) add(id uint32) {
+	if c.n[id] == 0 {
+		c.seen = append(c.seen, id)
 	}
-	Tokens(context, c.add)
-	Tokens(text, c.add)
-	return slices.Clone(c.list)
+	c.n[id]++
+}
+
+// count appends to tids and tns the term ids and counts of one chunk, in
+// first-seen order: the path's tokens, the container's signature and the
+// chunk's own text.
+func (c *termCounter) count(context string, text []byte) {
+	c.seen = c.seen[:0]
+	for _, id := range c.path {
+		c.add(id)
+	}
+	if context != "" {
+		eachRun([]byte(context), c.word)
+	}
+	eachRun(text, c.word)
+	for _, id := range c.seen {
+		c.tids = append(c.tids, id)
+		c.tns = append(c.tns, c.n[id])
+		c.n[id] = 0
+	}
 }
 
 // countTerms counts the terms of one chunk: the file's path text, the
 // container's signature and the chunk's own text.
 func countTerms(path, context, text string) []TermCount {
-	var c termCounter
+	c := new(termCounter)
 	c.init(path)
-	return c.count(context, text)
+	c.count(context, []byte(text))
+	out := make([]TermCount, len(c.tids))
+	for i, id := range c.tids {
+		out[i] = TermCount{c.dict.terms[id], c.tns[i]}
+	}
+	return out
 }
 
 // pathText is the part of a path that counts as text: its folders and

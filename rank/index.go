@@ -3,7 +3,6 @@ package rank
 import (
 	"encoding/binary"
 	"math"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -35,6 +34,9 @@ type Index struct {
 	fwdOnce sync.Once
 	fwdBlob []byte
 	fwdOff  []uint32
+	// dict numbers the terms of the documents Doc rebuilds (made once).
+	dictOnce sync.Once
+	dict     *termDict
 
 	// Partial is set when files were left out (MaxFiles).
 	Partial bool
@@ -77,42 +79,81 @@ func Build(docs []*FileDoc) *Index {
 		}
 		kept = append(kept, d)
 	}
-	// Terms get ids in first-seen order, each worker's own over a run of
-	// files, merged in file order (so the ids are those of one pass);
-	// each chunk's (id, count) pairs are kept flat, then laid out as
-	// postings in sorted term order.
-	parts := buildParts(kept, ix.chunks)
-	most, pairs := 0, 0 // bounds of the distinct terms, and the pairs
-	for _, pt := range parts {
-		most, pairs = max(most, len(pt.terms)), pairs+len(pt.tid)
+	// Terms get ids in first-seen order. A document that holds its terms
+	// by number (NewFileDoc, Index.Doc) is numbered through a table from
+	// its dictionary's numbers to the index's, filled once per distinct
+	// term; a document made by hand looks each term up. Each chunk's (id,
+	// count) pairs are kept flat, then laid out as postings in sorted
+	// term order.
+	pairs := 0
+	for _, d := range kept {
+		if d.dict != nil {
+			pairs += len(d.tids)
+			continue
+		}
+		for _, tcs := range d.Terms {
+			pairs += len(tcs)
+		}
 	}
-	// The largest part's terms are most of the distinct ones: sized for
-	// about twice that, the map does not grow piece by piece.
-	ids := make(map[string]uint32, 2*most)
-	terms := make([]string, 0, 2*most)
+	ids := make(map[string]uint32, 1<<14)
+	var terms []string
+	idOf := func(t string) uint32 {
+		id, ok := ids[t]
+		if !ok {
+			id = uint32(len(terms))
+			ids[t] = id
+			terms = append(terms, t)
+		}
+		return id
+	}
+	remaps := map[*termDict][]uint32{} // dictionary number → index id + 1 (0: none yet)
 	tid, tn := make([]uint32, 0, pairs), make([]uint32, 0, pairs)
 	chunkEnd := make([]int, 0, len(ix.chunks)) // end of chunk c's pairs in tid/tn
 	total := 0.0
-	for _, pt := range parts {
-		remap := make([]uint32, len(pt.terms))
-		for li, t := range pt.terms {
-			id, ok := ids[t]
-			if !ok {
-				id = uint32(len(terms))
-				ids[t] = id
-				terms = append(terms, t)
+	ch := 0
+	for _, d := range kept {
+		if d.dict == nil {
+			for _, tcs := range d.Terms {
+				n := 0
+				for _, tc := range tcs {
+					tid = append(tid, idOf(tc.Term))
+					tn = append(tn, tc.N)
+					n += int(tc.N)
+				}
+				chunkEnd = append(chunkEnd, len(tid))
+				ix.chunks[ch].length = float32(n)
+				total += float64(n)
+				ch++
 			}
-			remap[li] = id
+			continue
+		}
+		remap := remaps[d.dict]
+		if len(remap) < d.dictLen {
+			remap = append(remap, make([]uint32, d.dictLen-len(remap))...)
+			remaps[d.dict] = remap
 		}
 		base := len(tid)
-		for _, id := range pt.tid {
-			tid = append(tid, remap[id])
+		for _, l := range d.tids {
+			g := remap[l]
+			if g == 0 {
+				g = idOf(d.termText(l)) + 1
+				remap[l] = g
+			}
+			tid = append(tid, g-1)
 		}
-		tn = append(tn, pt.tn...)
-		for _, e := range pt.chunkEnd {
-			chunkEnd = append(chunkEnd, base+e)
+		tn = append(tn, d.tns...)
+		from := 0
+		for _, e := range d.ends {
+			n := 0
+			for _, c := range d.tns[from:e] {
+				n += int(c)
+			}
+			from = int(e)
+			chunkEnd = append(chunkEnd, base+from)
+			ix.chunks[ch].length = float32(n)
+			total += float64(n)
+			ch++
 		}
-		total += pt.total
 	}
 	df := make([]uint32, len(terms))
 	for _, id := range tid {
@@ -162,74 +203,6 @@ func Build(docs []*FileDoc) *Index {
 	ix.postOff = append(ix.postOff, uint32(len(ix.postBlob)))
 	ix.finish(total)
 	return ix
-}
-
-// buildPart is the term lists of a run of files: terms by local id in
-// first-seen order, each chunk's (local id, count) pairs.
-type buildPart struct {
-	terms    []string
-	tid, tn  []uint32
-	chunkEnd []int
-	total    float64
-}
-
-// buildParts counts the terms of docs (whose chunks are chunks, in
-// order) in up to GOMAXPROCS runs of files at once, setting each chunk's
-// length; the parts are in file order.
-func buildParts(docs []*FileDoc, chunks []chunkMeta) []buildPart {
-	workers := min(runtime.GOMAXPROCS(0), maxBuildWorkers, max(1, len(chunks)/minChunksPerWorker))
-	// Cut the files into runs of about equal chunk counts.
-	var cuts []int // first doc of each run, then len(docs)
-	per := len(chunks)/workers + 1
-	n := 0
-	for i, d := range docs {
-		if i == 0 || n >= per*len(cuts) {
-			cuts = append(cuts, i)
-		}
-		n += len(d.Chunks)
-	}
-	cuts = append(cuts, len(docs))
-	parts := make([]buildPart, len(cuts)-1)
-	firstChunk := make([]int, len(cuts))
-	c := 0
-	for r := 0; r+1 < len(cuts); r++ {
-		firstChunk[r] = c
-		for _, d := range docs[cuts[r]:cuts[r+1]] {
-			c += len(d.Chunks)
-		}
-	}
-	var wg sync.WaitGroup
-	for r := range parts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			pt := &parts[r]
-			ids := make(map[string]uint32, 1<<14)
-			ch := firstChunk[r]
-			for _, d := range docs[cuts[r]:cuts[r+1]] {
-				for ci := range d.Chunks {
-					n := 0
-					for _, tc := range d.Terms[ci] {
-						id, ok := ids[tc.Term]
-						if !ok {
-							id = uint32(len(pt.terms))
-							ids[tc.Term] = id
-							pt.terms = append(pt.terms, tc.Term)
-						}
-						pt.tid = append(pt.tid, id)
-						pt.tn = append(pt.tn, tc.N)
-						n += int(tc.N)
-					}
-					pt.chunkEnd = append(pt.chunkEnd, len(pt.tid))
-					chunks[ch].length = float32(n)
-					pt.total += float64(n)
-					ch++
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return parts
 }
 
 // finish computes what is derived: the average chunk length, each
@@ -287,18 +260,18 @@ func (ix *Index) Doc(path string) *FileDoc {
 		return nil
 	}
 	f := &ix.files[i]
-	d := &FileDoc{Path: f.path, Rev: f.rev, Generated: f.generated}
-	if f.n == 0 {
-		return d
-	}
+	ix.dictOnce.Do(func() { ix.dict = &termDict{ix: ix} })
+	d := &FileDoc{Path: f.path, Rev: f.rev, Generated: f.generated, dict: ix.dict, dictLen: len(ix.termOff) - 1}
 	d.Chunks = make([]Chunk, f.n)
-	d.Terms = make([][]TermCount, f.n)
+	d.ends = make([]int32, f.n)
 	for k := int32(0); k < f.n; k++ {
 		c := f.first + k
 		d.Chunks[k] = ix.chunks[c].Chunk
 		ix.chunkTerms(c, func(id uint32, n uint32) {
-			d.Terms[k] = append(d.Terms[k], TermCount{ix.term(id), n})
+			d.tids = append(d.tids, id)
+			d.tns = append(d.tns, n)
 		})
+		d.ends[k] = int32(len(d.tids))
 	}
 	return d
 }

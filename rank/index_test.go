@@ -31,7 +31,7 @@ func TestBuildPostingsMatchMap(t *testing.T) {
 	want := map[string][]post{}
 	for c := 0; c < ix.Chunks(); c++ {
 		fd := ix.Doc(ix.files[ix.chunks[c].file].path)
-		for _, tcnt := range fd.Terms[int32(c)-ix.files[ix.chunks[c].file].first] {
+		for _, tcnt := range fd.TermCounts(int(int32(c) - ix.files[ix.chunks[c].file].first)) {
 			want[tcnt.Term] = append(want[tcnt.Term], post{uint32(c), tcnt.N})
 		}
 	}
@@ -62,7 +62,7 @@ func TestBuildPostingsMatchMap(t *testing.T) {
 				m[x.Term] = x.N
 			}
 			mb := map[string]uint32{}
-			for _, x := range back.Terms[ci] {
+			for _, x := range back.TermCounts(ci) {
 				mb[x.Term] = x.N
 			}
 			if !reflect.DeepEqual(m, mb) {

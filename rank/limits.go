@@ -22,16 +22,20 @@ const (
 	// table would otherwise flood the index).
 	MaxChunksPerFile = 2000
 
-	// maxBuildWorkers is the most goroutines that count an index's terms
-	// at once, and minChunksPerWorker the fewest chunks worth a worker.
-	maxBuildWorkers    = 8
-	minChunksPerWorker = 2000
-
 	// MaxQueryBytes is the longest query.
 	MaxQueryBytes = 4096
 
 	// MaxQueryTerms is how many distinct terms of a query are scored.
 	MaxQueryTerms = 64
+
+	// maxCounterTerms bounds the dictionary of distinct tokens one term
+	// counter keeps from file to file; beyond it the counter starts a new
+	// one.
+	maxCounterTerms = 1 << 20
+
+	// maxRunBytes is the longest run of word characters whose tokens a
+	// term counter remembers (longer ones are rare and split each time).
+	maxRunBytes = 64
 
 	// MaxTokenBytes is the longest token; longer runs are cut.
 	MaxTokenBytes = 64

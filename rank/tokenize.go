@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -23,11 +24,32 @@ const (
 // single words are stemmed lightly (Stem); a compound is kept as written.
 // Tokens longer than MaxTokenBytes are cut.
 func Tokens(text string, emit func(tok string, kind int)) {
+	var z tokenizer
+	z.run([]byte(text), func(tok []byte, kind int) { emit(string(tok), kind) })
+}
+
+// run emits the tokens of text (see Tokens).
+func (z *tokenizer) run(text []byte, emit func(tok []byte, kind int)) {
+	eachRun(text, func(w []byte) { z.word(w, emit) })
+}
+
+// tokenizer is Tokens with a scratch buffer of its own: each token is
+// lower-cased and stemmed into it and handed to emit as bytes that stay
+// valid until emit returns, so that counting the terms of a file
+// allocates only for the tokens it has not seen before.
+type tokenizer struct {
+	buf   []byte
+	parts [][2]int
+}
+
+// eachRun calls fn for every run of letters, digits and underscores in
+// text (with inner hyphens, for kebab-case), as written.
+func eachRun(text []byte, fn func(w []byte)) {
 	i := 0
 	for i < len(text) {
 		r, n := rune(text[i]), 1
 		if r >= utf8.RuneSelf {
-			r, n = utf8.DecodeRuneInString(text[i:])
+			r, n = utf8.DecodeRune(text[i:])
 		}
 		if !isWord(r) {
 			i += n
@@ -35,22 +57,26 @@ func Tokens(text string, emit func(tok string, kind int)) {
 		}
 		j := i + n
 		for j < len(text) {
-			r, n := rune(text[j]), 1
-			if r >= utf8.RuneSelf {
-				r, n = utf8.DecodeRuneInString(text[j:])
+			c := text[j]
+			if c < utf8.RuneSelf {
+				if isASCIIAlnum(c) || c == '_' {
+					j++
+					continue
+				}
+				// kebab-case: a hyphen between two word characters.
+				if c == '-' && j+1 < len(text) && isASCIIAlnum(text[j+1]) && isASCIIAlnum(text[j-1]) {
+					j++
+					continue
+				}
+				break
 			}
-			if isWord(r) {
-				j += n
-				continue
+			r, n := utf8.DecodeRune(text[j:])
+			if !isWord(r) {
+				break
 			}
-			// kebab-case: a hyphen between two word characters.
-			if r == '-' && j+1 < len(text) && isASCIIAlnum(text[j+1]) && isASCIIAlnum(text[j-1]) {
-				j++
-				continue
-			}
-			break
+			j += n
 		}
-		word(text[i:j], emit)
+		fn(text[i:j])
 		i = j
 	}
 }
@@ -67,31 +93,50 @@ func isASCIIAlnum(c byte) bool {
 }
 
 // word emits one run: the whole, then its parts.
-func word(w string, emit func(string, int)) {
+func (z *tokenizer) word(w []byte, emit func([]byte, int)) {
 	if plainLower(w) {
 		// The common case ("err", "return"): one lower-case ASCII word,
 		// nothing to split or lower.
-		emit(Stem(cut(w)), Whole)
+		z.buf = append(z.buf[:0], cut(w)...)
+		emit(stemBytes(z.buf), Whole)
 		return
 	}
-	var buf [16]string
-	parts := splitParts(w, buf[:0])
-	if len(parts) <= 1 {
-		t := strings.ToLower(strings.Trim(w, "_-"))
-		if t == "" {
+	z.parts = splitParts(w, z.parts[:0])
+	if len(z.parts) <= 1 {
+		t := bytes.Trim(w, "_-")
+		if len(t) == 0 {
 			return
 		}
-		emit(Stem(cut(t)), Whole)
+		emit(stemBytes(z.lower(t)), Whole)
 		return
 	}
-	emit(cut(strings.ToLower(w)), Whole)
-	for _, p := range parts {
-		emit(Stem(cut(strings.ToLower(p))), Part)
+	emit(z.lower(w), Whole)
+	for _, p := range z.parts {
+		emit(stemBytes(z.lower(w[p[0]:p[1]])), Part)
 	}
 }
 
+// lower writes w lower-cased and cut (MaxTokenBytes) into the scratch
+// buffer and returns it.
+func (z *tokenizer) lower(w []byte) []byte {
+	z.buf = z.buf[:0]
+	for _, c := range w {
+		if c >= utf8.RuneSelf {
+			// Unicode case mapping, as strings.ToLower does it.
+			z.buf = append(z.buf[:0], cut(bytes.ToLower(w))...)
+			return z.buf
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		z.buf = append(z.buf, c)
+	}
+	z.buf = cut(z.buf)
+	return z.buf
+}
+
 // cut bounds a token at MaxTokenBytes on a rune boundary.
-func cut(t string) string {
+func cut(t []byte) []byte {
 	if len(t) <= MaxTokenBytes {
 		return t
 	}
@@ -103,37 +148,44 @@ func cut(t string) string {
 }
 
 // plainLower reports whether w is only lower-case ASCII letters.
-func plainLower(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; c < 'a' || c > 'z' {
+func plainLower(w []byte) bool {
+	for _, c := range w {
+		if c < 'a' || c > 'z' {
 			return false
 		}
 	}
 	return len(w) > 0
 }
 
-// splitParts appends to parts the pieces of identifier w: it splits at
-// underscores and hyphens, at a lower-to-upper change (fooBar), before the last capital of a run of
-// capitals followed by a lower-case letter (HTTPServer: HTTP, Server),
-// and between letters and digits (utf16 → utf, 16).
-func splitParts(w string, parts []string) []string {
+// splitParts appends to parts the spans of the pieces of identifier w: it
+// splits at underscores and hyphens, at a lower-to-upper change (fooBar),
+// before the last capital of a run of capitals followed by a lower-case
+// letter (HTTPServer: HTTP, Server), and between letters and digits
+// (utf16 → utf, 16).
+func splitParts(w []byte, parts [][2]int) [][2]int {
 	start := -1
 	prev := 0 // class of the previous rune: 0 none, 1 lower, 2 upper, 3 digit
 	flush := func(end int) {
 		if start >= 0 && end > start {
-			parts = append(parts, w[start:end])
+			parts = append(parts, [2]int{start, end})
 		}
 		start = -1
 	}
-	for i, r := range w {
+	for i := 0; i < len(w); {
+		r, n := rune(w[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRune(w[i:])
+		}
 		if r == '_' || r == '-' {
 			flush(i)
 			prev = 0
+			i += n
 			continue
 		}
 		c := class(r)
 		if start < 0 {
 			start, prev = i, c
+			i += n
 			continue
 		}
 		switch {
@@ -153,6 +205,7 @@ func splitParts(w string, parts []string) []string {
 			}
 		}
 		prev = c
+		i += n
 	}
 	flush(len(w))
 	return parts
@@ -176,33 +229,46 @@ func Stem(w string) string {
 	if len(w) <= 3 {
 		return w
 	}
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; c < 'a' || c > 'z' {
+	return string(stemBytes([]byte(w)))
+}
+
+// stemBytes is Stem on a word in a buffer of the caller's, which it may
+// change (-ies becomes -y in place).
+func stemBytes(w []byte) []byte {
+	if len(w) <= 3 {
+		return w
+	}
+	for _, c := range w {
+		if c < 'a' || c > 'z' {
 			return w
 		}
 	}
 	switch {
-	case strings.HasSuffix(w, "ies") && len(w) >= 5:
-		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"):
+	case hasSuffix(w, "ies") && len(w) >= 5:
+		w = append(w[:len(w)-3], 'y')
+	case hasSuffix(w, "sses"):
 		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is") && len(w) >= 4:
+	case hasSuffix(w, "s") && !hasSuffix(w, "ss") && !hasSuffix(w, "us") && !hasSuffix(w, "is") && len(w) >= 4:
 		w = w[:len(w)-1]
 	}
 	switch {
-	case strings.HasSuffix(w, "ing") && len(w) >= 6:
+	case hasSuffix(w, "ing") && len(w) >= 6:
 		w = undouble(w[:len(w)-3])
-	case strings.HasSuffix(w, "ed") && len(w) >= 5:
+	case hasSuffix(w, "ed") && len(w) >= 5:
 		w = undouble(w[:len(w)-2])
 	}
-	if strings.HasSuffix(w, "e") && len(w) >= 5 {
+	if hasSuffix(w, "e") && len(w) >= 5 {
 		w = w[:len(w)-1]
 	}
 	return w
 }
 
+func hasSuffix(w []byte, suf string) bool {
+	return len(w) >= len(suf) && string(w[len(w)-len(suf):]) == suf
+}
+
 // undouble turns "runn" into "run" (but keeps "ll", "ss" and "zz").
-func undouble(w string) string {
+func undouble(w []byte) []byte {
 	n := len(w)
 	if n >= 4 && w[n-1] == w[n-2] {
 		switch w[n-1] {
