@@ -45,7 +45,7 @@ func Split(path string, src []byte) []Chunk {
 	if lang, ok := syntax.Detect(path, src[:min(len(src), 4096)]); ok && len(src) <= syntax.MaxSource {
 		var fast bool
 		if lang == syntax.Go {
-			if decls, fast = goScanDecls(src); !fast {
+			if decls, fast = goScanDecls(src, s.lines); !fast {
 				decls, fast = goDecls(src)
 			}
 		}
@@ -167,10 +167,12 @@ func (s *splitter) lineOf(off int) int {
 // lineStarts lists the byte offset of every line's first byte.
 func lineStarts(src []byte) []int {
 	starts := make([]int, 1, 64+len(src)/32)
-	for i, c := range src {
-		if c == '\n' && i+1 < len(src) {
-			starts = append(starts, i+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 || i+j+1 >= len(src) {
+			return starts
 		}
+		i += j + 1
+		starts = append(starts, i)
 	}
-	return starts
 }

@@ -8,18 +8,19 @@ import (
 	"github.com/evgrep/evgrep/syntax"
 )
 
-// goScanDecls cuts Go source into its top-level declarations with a
-// lexer alone (goLexer, which tokenizes as go/scanner does): a declaration starts at a func, type, var or const
-// keyword at bracket depth 0 (with the comment group that ends on the
-// line above it, as go/parser attaches a Doc) and ends with the token
-// before the next semicolon at depth 0. It gives the declarations
-// goDecls gives at a fraction of the cost (TestGoScanMatchesParser
-// compares them over GOROOT); ok is false when the source does not scan,
-// its brackets do not balance, or something other than a declaration
-// stands at the top level: the caller then parses.
-func goScanDecls(src []byte) (decls []syntax.Decl, ok bool) {
+// goScanDecls cuts Go source (whose lines start at starts, lineStarts)
+// into its top-level declarations with a lexer alone (goLexer, which
+// tokenizes as go/scanner does): a declaration starts at a func, type,
+// var or const keyword at bracket depth 0 (with the comment group that
+// ends on the line above it, as go/parser attaches a Doc) and ends with
+// the token before the next semicolon at depth 0. It gives the
+// declarations goDecls gives at a fraction of the cost
+// (TestGoScanMatchesParser compares them over GOROOT); ok is false when
+// the source does not scan, its brackets do not balance, or something
+// other than a declaration stands at the top level: the caller then
+// parses.
+func goScanDecls(src []byte, starts []int) (decls []syntax.Decl, ok bool) {
 	l := newGoLexer(src)
-	starts := lineStarts(src)
 	line := func(off int) int { return sort.Search(len(starts), func(i int) bool { return starts[i] > off }) }
 
 	// Comment groups as go/parser forms them.

@@ -37,7 +37,7 @@ func TestGoScanMatchesParser(t *testing.T) {
 		}
 		files++
 		want, pok := goDecls(src)
-		got, sok := goScanDecls(src)
+		got, sok := goScanDecls(src, lineStarts(src))
 		switch {
 		case pok && sok:
 			if reflect.DeepEqual(want, got) {
@@ -90,7 +90,7 @@ func TestGoScanHostile(t *testing.T) {
 				b = b[:rng.Intn(len(b))]
 			}
 		}
-		decls, ok := goScanDecls(b)
+		decls, ok := goScanDecls(b, lineStarts(b))
 		if !ok {
 			continue
 		}

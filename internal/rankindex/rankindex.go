@@ -6,6 +6,7 @@
 package rankindex
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -219,10 +220,14 @@ func readDoc(open func(string) (*os.File, error), path, shown string) *rank.File
 	if tr.Identity().Size > rank.MaxFileBytes {
 		return &rank.FileDoc{Path: shown, Rev: revisions.Revision{Identity: tr.Identity()}}
 	}
-	data, err := io.ReadAll(io.LimitReader(tr.Reader(f), rank.MaxFileBytes+1))
-	if err != nil {
+	// Sized for the file as it was opened (with room for ReadFrom's
+	// last read), so that reading it does not grow the buffer step by step.
+	var buf bytes.Buffer
+	buf.Grow(int(max(tr.Identity().Size, 0)) + bytes.MinRead + 1)
+	if _, err := buf.ReadFrom(io.LimitReader(tr.Reader(f), rank.MaxFileBytes+1)); err != nil {
 		return nil
 	}
+	data := buf.Bytes()
 	rev := tr.Finish()
 	if len(data) > rank.MaxFileBytes {
 		rev.Verified = false
