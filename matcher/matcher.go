@@ -116,6 +116,9 @@ type Matcher struct {
 	// wordLit answers -w for a fixed-length literal (wordlit.go); nil
 	// otherwise.
 	wordLit *wordLit
+	// nulAnchors: -U --null-data with line anchors, searched record by
+	// record within the buffer (nulanchors.go).
+	nulAnchors bool
 }
 
 // escapeLiteral escapes a -F pattern as Rust's regex::escape does.
@@ -330,6 +333,7 @@ func Compile(o Options) (*Matcher, error) {
 	}
 	m.textAnchor = info.textAnchor
 	m.crosses = info.textAnchor || canMatchByte(conf, o.LineTerminator)
+	m.nulAnchors = o.Multiline && o.LineTerminator != '\n' && !m.crosses && !m.canEmpty && hasLineAnchor(conf)
 	m.byteHigh = info.byteHigh
 	m.chunked = m.hasRE && !o.Multiline && o.LineTerminator == '\n' && !info.textAnchor
 	return m, nil
@@ -467,6 +471,9 @@ func (m *Matcher) IsMatch(line []byte) bool {
 func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 	if m.none || from < 0 {
 		return 0, 0, false
+	}
+	if m.nulAnchors {
+		return m.nulAnchorsNextLine(buf, from)
 	}
 	if m.lits != nil {
 		e := m.lits.FirstEnd(buf, from)
@@ -738,7 +745,7 @@ func (m *Matcher) OccurrencesIn(buf []byte, start, end int, dst []Range) []Range
 	if m.none || start < 0 || start > end || end > len(buf) {
 		return dst
 	}
-	h := m.trimCR(buf[:end])
+	h := m.recordHaystack(buf, end)
 	if start > len(h) {
 		return dst
 	}

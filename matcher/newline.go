@@ -30,3 +30,16 @@ func canMatchByte(h *hir, b byte) bool {
 func (m *Matcher) MatchesMayCross() bool {
 	return m.crosses
 }
+
+// hasLineAnchor reports whether h holds a (?m) line anchor.
+func hasLineAnchor(h *hir) bool {
+	if h.kind == hAssert {
+		return h.assert == assertStartLine || h.assert == assertEndLine
+	}
+	for _, s := range h.subs {
+		if hasLineAnchor(s) {
+			return true
+		}
+	}
+	return false
+}

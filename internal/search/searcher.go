@@ -263,7 +263,7 @@ func (c *core) afterContextByLine(buf []byte, upto int) (bool, error) {
 	exceeded := c.exceeded()
 	for ls := c.lastLineVisited; ls < upto; {
 		le := lineEnd(buf, ls, upto, c.term())
-		if exceeded && c.s.m.IsMatch(c.withoutTerminator(buf[ls:le])) != c.s.cfg.Invert {
+		if exceeded && c.lineMatches(buf, ls, le) != c.s.cfg.Invert {
 			// Past -m, a line of the after context that matches on its
 			// own is reported as a match, and still uses up one line.
 			left := c.afterLeft
@@ -304,6 +304,22 @@ func (c *core) withoutTerminator(line []byte) []byte {
 		}
 	}
 	return line
+}
+
+// contextMatcher is a Matcher that judges a line within its buffer (the
+// bytes around it can decide, as for -U --null-data's line anchors).
+type contextMatcher interface {
+	IsMatchIn(buf []byte, start, end int) bool
+}
+
+// lineMatches reports whether the line buf[ls:le] (le after its
+// terminator) matches.
+func (c *core) lineMatches(buf []byte, ls, le int) bool {
+	line := c.withoutTerminator(buf[ls:le])
+	if m, ok := c.s.m.(contextMatcher); ok {
+		return m.IsMatchIn(buf, ls, ls+len(line))
+	}
+	return c.s.m.IsMatch(line)
 }
 
 // findLine returns the next matching line at or after c.pos.
@@ -413,7 +429,7 @@ func (c *core) matchByLineSlow(buf []byte) (bool, error) {
 		ls := c.pos
 		le := lineEnd(buf, ls, len(buf), c.term())
 		// Past -m no line matches any more (so with -v every line does).
-		matched := !exceeded && c.s.m.IsMatch(c.withoutTerminator(buf[ls:le]))
+		matched := !exceeded && c.lineMatches(buf, ls, le)
 		c.pos = le
 		if matched != c.s.cfg.Invert {
 			c.count++
