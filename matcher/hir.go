@@ -488,12 +488,17 @@ func crlfify(h *hir) *hir {
 	return h
 }
 
-// crlfAsserts returns a copy of h with every end-of-line assertion made
-// assertEndLineCRLF, and whether it had one.
-func crlfAsserts(h *hir) (*hir, bool) {
+// crlfAsserts returns a copy of h with every end-of-line anchor made
+// assertEndLineCRLF (and with start, every start-of-line anchor
+// assertStartLineCRLF), and whether it had one.
+func crlfAsserts(h *hir, start bool) (*hir, bool) {
 	c := *h
 	if c.kind == hAssert && c.assert == assertEndLine {
 		c.assert = assertEndLineCRLF
+		return &c, true
+	}
+	if c.kind == hAssert && c.assert == assertStartLine && start {
+		c.assert = assertStartLineCRLF
 		return &c, true
 	}
 	found := false
@@ -501,7 +506,7 @@ func crlfAsserts(h *hir) (*hir, bool) {
 		c.subs = make([]*hir, len(h.subs))
 		for i, s := range h.subs {
 			var f bool
-			c.subs[i], f = crlfAsserts(s)
+			c.subs[i], f = crlfAsserts(s, start)
 			found = found || f
 		}
 	}

@@ -117,8 +117,9 @@ type Matcher struct {
 	// otherwise.
 	wordLit *wordLit
 	// nulAnchors: -U --null-data with line anchors, searched record by
-	// record within the buffer (nulanchors.go).
-	nulAnchors bool
+	// record within the buffer; ctxAnchors: --crlf with line anchors,
+	// line by line within the buffer (context.go).
+	nulAnchors, ctxAnchors bool
 }
 
 // escapeLiteral escapes a -F pattern as Rust's regex::escape does.
@@ -188,14 +189,18 @@ func Compile(o Options) (*Matcher, error) {
 			return nil, formatError(pat, perr)
 		}
 	}
-	// With -w the VM decides CRLF's $ exactly (the half boundaries must
-	// see the \r it stands before, which \r??$ would have consumed).
+	// With line anchors the VM decides CRLF's ^ and $ exactly, with the
+	// bytes around the line in view (ctxAnchors): they hold next to any
+	// \r, which \r??$ cannot express; and with -w the half boundaries
+	// must see the \r that $ stands before, which \r??$ would have
+	// consumed (in multiline mode only that $ is the VM's).
 	var crlfVM *hir
-	if o.CRLF && o.Word {
-		if c, ok := crlfAsserts(h); ok {
+	if o.CRLF && (o.Word || !o.Multiline) {
+		if c, ok := crlfAsserts(h, !o.Multiline); ok {
 			crlfVM = c
 		}
 	}
+	m.ctxAnchors = crlfVM != nil && !o.Multiline
 	if o.CRLF {
 		h = crlfify(h)
 	}
@@ -245,6 +250,8 @@ func Compile(o Options) (*Matcher, error) {
 		if crlfVM != nil {
 			conf, _ = wordWrap(crlfVM, !o.NoUnicode, o.Multiline, o.LineTerminator)
 		}
+	} else if crlfVM != nil {
+		conf = crlfVM
 	} else {
 		m.crlfStrip = o.CRLF && lineAnchoredEnd(h)
 	}
@@ -255,7 +262,7 @@ func Compile(o Options) (*Matcher, error) {
 		return nil, errSizeLimit(limit)
 	}
 	m.prog = p
-	if !o.Multiline && !m.canEmpty {
+	if !o.Multiline && !m.canEmpty && crlfVM == nil {
 		m.dfa = newDFA(p, !o.CRLF && o.LineTerminator == '\n')
 	}
 	info = analyze(re2Conf)
@@ -263,7 +270,7 @@ func Compile(o Options) (*Matcher, error) {
 	m.uniWB = info.uniWB
 	m.reMode = chooseRE2Mode(info)
 	if crlfVM != nil {
-		// RE2 cannot spell CRLF's $: the VM answers every question.
+		// RE2 cannot spell CRLF's ^ and $: the VM answers every question.
 		m.reMode = re2None
 	}
 	if m.plain != nil || m.exact != nil || m.wordLit != nil {
@@ -472,8 +479,8 @@ func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 	if m.none || from < 0 {
 		return 0, 0, false
 	}
-	if m.nulAnchors {
-		return m.nulAnchorsNextLine(buf, from)
+	if m.nulAnchors || m.ctxAnchors {
+		return m.contextNextLine(buf, from)
 	}
 	if m.lits != nil {
 		e := m.lits.FirstEnd(buf, from)
@@ -636,7 +643,7 @@ func (m *Matcher) findAt(h []byte, at int, caps []int) (int, int, bool) {
 // which steps by characters; its DFA, when it finishes on ASCII bytes,
 // judges the byte before at as ASCII.
 func (m *Matcher) search(p *prog, h []byte, at int, caps []int) bool {
-	md := execMode{asciiPrevAt: -1}
+	md := execMode{asciiPrevAt: -1, realEnd: m.ctxAnchors}
 	if m.wbQuirk && !m.byteHigh {
 		if at > 0 && h[at-1] >= 0x80 {
 			md.asciiPrevAt = at
@@ -745,7 +752,7 @@ func (m *Matcher) OccurrencesIn(buf []byte, start, end int, dst []Range) []Range
 	if m.none || start < 0 || start > end || end > len(buf) {
 		return dst
 	}
-	h := m.recordHaystack(buf, end)
+	h := m.lineHaystack(buf, end)
 	if start > len(h) {
 		return dst
 	}

@@ -16,7 +16,7 @@ func (m *Matcher) EachOccurrenceIn(buf []byte, start, end int, fn func(Range) bo
 	if m.none || start < 0 || start > end || end > len(buf) {
 		return
 	}
-	h := m.recordHaystack(buf, end)
+	h := m.lineHaystack(buf, end)
 	if start > len(h) {
 		return
 	}

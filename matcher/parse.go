@@ -57,6 +57,9 @@ const (
 	// the end, before a \r, or before a \n that no \r precedes (never
 	// between the \r and \n of a CRLF). Only the VM evaluates it.
 	assertEndLineCRLF
+	// assertStartLineCRLF is ^ in CRLF mode: at the start, after a \n,
+	// or after a \r that no \n follows. Only the VM evaluates it.
+	assertStartLineCRLF
 )
 
 // flagItem is one flag letter in a (?flags) group; neg reports a preceding '-'.

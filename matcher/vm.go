@@ -442,6 +442,7 @@ type machine struct {
 	scratch  []int
 	free     [][]int
 	stack    []addFrame
+	realEnd  bool // execMode.realEnd of the current run
 }
 
 type addFrame struct {
@@ -479,8 +480,9 @@ func (m *machine) clear(q *queue) {
 	q.dense = q.dense[:0]
 }
 
-// assertOK evaluates an empty-width assertion at pos in h.
-func assertOK(a assertKind, uni bool, h []byte, pos int, asciiPrevAt int) bool {
+// assertOK evaluates an empty-width assertion at pos in h. realEnd says
+// that the end of h is the end of the input (see execMode).
+func assertOK(a assertKind, uni bool, h []byte, pos int, asciiPrevAt int, realEnd bool) bool {
 	switch a {
 	case assertStartLine:
 		return pos == 0 || h[pos-1] == '\n'
@@ -491,13 +493,24 @@ func assertOK(a assertKind, uni bool, h []byte, pos int, asciiPrevAt int) bool {
 	case assertEndText:
 		return pos == len(h)
 	case assertEndLineCRLF:
-		// A haystack that ends in \r lost the \n after it (lines are
-		// handed without their \n): that end is inside a CRLF. (At the
-		// end of a file without a final \n, rg would match there.)
+		// Unless it is the end of the input, a haystack that ends in \r
+		// lost the \n after it (a line handed without its \n): that end
+		// is inside a CRLF.
 		if pos == len(h) {
-			return pos == 0 || h[pos-1] != '\r'
+			return realEnd || pos == 0 || h[pos-1] != '\r'
 		}
 		return h[pos] == '\r' || h[pos] == '\n' && (pos == 0 || h[pos-1] != '\r')
+	case assertStartLineCRLF:
+		if pos == 0 || h[pos-1] == '\n' {
+			return true
+		}
+		if h[pos-1] != '\r' {
+			return false
+		}
+		if pos == len(h) {
+			return realEnd
+		}
+		return h[pos] != '\n'
 	}
 	var before, after bool
 	if uni {
@@ -570,7 +583,7 @@ func (m *machine) add(q *queue, pc0 int32, pos int, cap []int, h []byte, ap int)
 				pc = in.out
 				continue
 			case opAssert:
-				if assertOK(in.assert, in.uni, h, pos, ap) {
+				if assertOK(in.assert, in.uni, h, pos, ap, m.realEnd) {
 					pc = in.out
 					continue
 				}
@@ -609,6 +622,9 @@ type execMode struct {
 	// asciiPrevAt, when >= 0, makes a Unicode word boundary at that
 	// position look at the previous byte as ASCII (Rust's DFA start state).
 	asciiPrevAt int
+	// realEnd: the haystack ends where the input does (not where a line
+	// lost its terminator), which CRLF's ^ and $ after a \r need to know.
+	realEnd bool
 }
 
 func (p *prog) execMode(h []byte, at int, md execMode, caps []int) bool {
@@ -619,6 +635,7 @@ func (p *prog) execMode(h []byte, at int, md execMode, caps []int) bool {
 	}
 	m := p.get()
 	defer p.put(m)
+	m.realEnd = md.realEnd
 	run, next := &m.q0, &m.q1
 	m.clear(run)
 	m.clear(next)
