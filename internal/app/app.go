@@ -29,6 +29,7 @@ import (
 	"github.com/evgrep/evgrep/matcher/pcre2"
 	"github.com/evgrep/evgrep/walker"
 	"github.com/evgrep/evgrep/walker/types"
+	"golang.org/x/term"
 )
 
 // Version is evgrep's version string. `make release` sets it to `git
@@ -519,8 +520,17 @@ func isTTY(w io.Writer) bool {
 	if !ok {
 		return false
 	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb"
+	// As rg (is_terminal): a terminal, not any character device, so
+	// that `> /dev/null` gets the piped output (no colour, no heading).
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	tty := false
+	if rc.Control(func(fd uintptr) { tty = term.IsTerminal(int(fd)) }) != nil {
+		return false
+	}
+	return tty && os.Getenv("TERM") != "dumb"
 }
 
 func isReadableStdin(f *os.File) bool {
