@@ -246,16 +246,20 @@ func (r *run) main() int {
 func (r *run) walkOptions() (walker.Options, error) {
 	cfg := r.cfg
 	o := cfg.Pipeline.Walk
-	b, err := types.FromChanges(cfg.Types)
-	if err != nil {
-		return o, err
-	}
-	tm, err := b.Build()
-	if err != nil {
-		return o, err
-	}
-	if !tm.Empty() {
-		o.Types = tm
+	// Without a type flag the matcher is empty: the built-in table (some
+	// 300 types' globs, copied) is not built at every start.
+	if len(cfg.Types) > 0 {
+		b, err := types.FromChanges(cfg.Types)
+		if err != nil {
+			return o, err
+		}
+		tm, err := b.Build()
+		if err != nil {
+			return o, err
+		}
+		if !tm.Empty() {
+			o.Types = tm
+		}
 	}
 	if cfg.Command != cli.CmdFiles {
 		if id, ok := walker.FileIDOf(os.Stdout); ok {
