@@ -34,7 +34,7 @@ import (
 
 // Version is evgrep's version string. `make release` sets it to `git
 // describe --tags --always --dirty` with -ldflags -X (see version.go for
-// builds that do not).
+// builds that do not; version() is what is printed).
 var Version = defaultVersion
 
 // RGVersion is the ripgrep release whose command line evgrep follows.
@@ -47,9 +47,9 @@ const RGVersion = "15.2.0"
 // long form adds, as rg 15.2's does, the features and the PCRE2 line (-P
 // works in every build: a Go PCRE2, without JIT).
 func versionText(argv0 string, long bool) string {
-	first := "evgrep " + Version + " (ripgrep " + RGVersion + " compatible)\n"
+	first := "evgrep " + version() + " (ripgrep " + RGVersion + " compatible)\n"
 	if argv0 == "rg" {
-		first = "ripgrep " + RGVersion + " (evgrep " + Version + ")\n"
+		first = "ripgrep " + RGVersion + " (evgrep " + version() + ")\n"
 	}
 	if !long {
 		return first
@@ -99,7 +99,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	}
 	switch cfg.Command {
 	case cli.CmdHelp:
-		cli.WriteHelp(stdout, Version)
+		cli.WriteHelp(stdout, version())
 		return exitMatch
 	case cli.CmdVersion:
 		fmt.Fprint(stdout, versionText(filepath.Base(os.Args[0]), cfg.VersionLong))
@@ -109,7 +109,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		if filepath.Base(os.Args[0]) == "rg" {
 			prog = "rg"
 		}
-		if err := cli.WriteGenerated(stdout, cfg.Generate, prog, Version); err != nil {
+		if err := cli.WriteGenerated(stdout, cfg.Generate, prog, version()); err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitError
 		}
