@@ -17,6 +17,7 @@ require (
 	go.elara.ws/pcre v0.0.0-20230805032557-4ce849193f64
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sys v0.48.0
+	golang.org/x/term v0.45.0
 	golang.org/x/text v0.44.0
 	modernc.org/libc v1.16.8
 )

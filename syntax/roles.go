@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -211,23 +212,24 @@ func nodeText(src []byte, n *sitter.Node) string {
 	return string(src[s:e])
 }
 
-// roleRulesOf returns the rules of lang, or nil.
+// roleRulesOf returns the rules of lang, or nil. Each language's table is
+// built on its first use: the maps cost every process start-up otherwise.
 func roleRulesOf(lang Language) *roleRules {
 	switch lang {
 	case Go:
-		return goRoles
+		return goRoles()
 	case Python:
-		return pyRoles
+		return pyRoles()
 	case Rust:
-		return rustRoles
+		return rustRoles()
 	case JavaScript, TypeScript, TSX:
-		return jsRoles
+		return jsRoles()
 	case Java:
-		return javaRoles
+		return javaRoles()
 	case C, Cpp:
-		return cRoles
+		return cRoles()
 	case Ruby:
-		return rubyRoles
+		return rubyRoles()
 	}
 	return nil
 }
@@ -243,23 +245,25 @@ func rulesOf(m map[Role][]string) map[string]Role {
 	return out
 }
 
-var goRoles = &roleRules{
-	comment: set("comment"),
-	str:     set("interpreted_string_literal", "raw_string_literal", "rune_literal"),
-	imports: set("import_declaration", "import_spec"),
-	lift:    set("qualified_type.name", "expression_list.", "generic_type.type"),
-	rules: rulesOf(map[Role][]string{
-		RoleDefinition: {"function_declaration.name", "method_declaration.name", "type_spec.name", "type_alias.name",
-			"const_spec.name", "var_spec.name", "short_var_declaration.left", "type_parameter_declaration.name"},
-		RoleDeclaration: {"method_elem.name", "method_spec.name", "field_declaration.name",
-			"parameter_declaration.name", "variadic_parameter_declaration.name"},
-		RoleCall: {"call_expression.function"},
-	}),
-	member: map[string]string{"selector_expression": "field"},
-	callee: set("call_expression.function"),
-	types:  set("type_identifier"),
-	hook:   goHook,
-}
+var goRoles = sync.OnceValue(func() *roleRules {
+	return &roleRules{
+		comment: set("comment"),
+		str:     set("interpreted_string_literal", "raw_string_literal", "rune_literal"),
+		imports: set("import_declaration", "import_spec"),
+		lift:    set("qualified_type.name", "expression_list.", "generic_type.type"),
+		rules: rulesOf(map[Role][]string{
+			RoleDefinition: {"function_declaration.name", "method_declaration.name", "type_spec.name", "type_alias.name",
+				"const_spec.name", "var_spec.name", "short_var_declaration.left", "type_parameter_declaration.name"},
+			RoleDeclaration: {"method_elem.name", "method_spec.name", "field_declaration.name",
+				"parameter_declaration.name", "variadic_parameter_declaration.name"},
+			RoleCall: {"call_expression.function"},
+		}),
+		member: map[string]string{"selector_expression": "field"},
+		callee: set("call_expression.function"),
+		types:  set("type_identifier"),
+		hook:   goHook,
+	}
+})
 
 // goHook: the key of a keyed element in a composite literal is a field.
 func goHook(src []byte, path []frame, k int) (Role, string, bool) {
@@ -271,22 +275,24 @@ func goHook(src []byte, path []frame, k int) (Role, string, bool) {
 	return "", "", false
 }
 
-var pyRoles = &roleRules{
-	comment: set("comment"),
-	str:     set("string", "string_content", "concatenated_string"),
-	imports: set("import_statement", "import_from_statement", "future_import_statement"),
-	lift:    set(),
-	rules: rulesOf(map[Role][]string{
-		RoleDefinition: {"function_definition.name", "class_definition.name", "assignment.left"},
-		RoleDeclaration: {"parameters.", "typed_parameter.", "default_parameter.name", "typed_default_parameter.name",
-			"list_splat_pattern.", "dictionary_splat_pattern.", "lambda_parameters."},
-		RoleCall: {"call.function", "decorator."},
-	}),
-	member:  map[string]string{"attribute": "attribute"},
-	callee:  set("call.function", "decorator."),
-	typeCtx: set("type"),
-	hook:    pyHook,
-}
+var pyRoles = sync.OnceValue(func() *roleRules {
+	return &roleRules{
+		comment: set("comment"),
+		str:     set("string", "string_content", "concatenated_string"),
+		imports: set("import_statement", "import_from_statement", "future_import_statement"),
+		lift:    set(),
+		rules: rulesOf(map[Role][]string{
+			RoleDefinition: {"function_definition.name", "class_definition.name", "assignment.left"},
+			RoleDeclaration: {"parameters.", "typed_parameter.", "default_parameter.name", "typed_default_parameter.name",
+				"list_splat_pattern.", "dictionary_splat_pattern.", "lambda_parameters."},
+			RoleCall: {"call.function", "decorator."},
+		}),
+		member:  map[string]string{"attribute": "attribute"},
+		callee:  set("call.function", "decorator."),
+		typeCtx: set("type"),
+		hook:    pyHook,
+	}
+})
 
 // pyHook: a bare name in an argument list is a type use only among a
 // class's superclasses; elsewhere it is a reference.
@@ -300,23 +306,25 @@ func pyHook(src []byte, path []frame, k int) (Role, string, bool) {
 	return "", "", false
 }
 
-var rustRoles = &roleRules{
-	comment: set("line_comment", "block_comment", "doc_comment"),
-	str:     set("string_literal", "raw_string_literal", "char_literal"),
-	imports: set("use_declaration", "extern_crate_declaration"),
-	lift:    set("scoped_identifier.name", "scoped_type_identifier.name", "generic_type.type", "reference_type.type"),
-	rules: rulesOf(map[Role][]string{
-		RoleDefinition: {"function_item.name", "struct_item.name", "enum_item.name", "union_item.name", "trait_item.name",
-			"type_item.name", "const_item.name", "static_item.name", "macro_definition.name", "enum_variant.name",
-			"let_declaration.pattern", "mod_item.name", "associated_type.name"},
-		RoleDeclaration: {"function_signature_item.name", "field_declaration.name", "parameter.pattern"},
-		RoleField:       {"field_initializer.field", "shorthand_field_initializer."},
-	}),
-	member: map[string]string{"field_expression": "field"},
-	callee: set("call_expression.function", "macro_invocation.macro"),
-	types:  set("type_identifier"),
-	inTest: rustInTest,
-}
+var rustRoles = sync.OnceValue(func() *roleRules {
+	return &roleRules{
+		comment: set("line_comment", "block_comment", "doc_comment"),
+		str:     set("string_literal", "raw_string_literal", "char_literal"),
+		imports: set("use_declaration", "extern_crate_declaration"),
+		lift:    set("scoped_identifier.name", "scoped_type_identifier.name", "generic_type.type", "reference_type.type"),
+		rules: rulesOf(map[Role][]string{
+			RoleDefinition: {"function_item.name", "struct_item.name", "enum_item.name", "union_item.name", "trait_item.name",
+				"type_item.name", "const_item.name", "static_item.name", "macro_definition.name", "enum_variant.name",
+				"let_declaration.pattern", "mod_item.name", "associated_type.name"},
+			RoleDeclaration: {"function_signature_item.name", "field_declaration.name", "parameter.pattern"},
+			RoleField:       {"field_initializer.field", "shorthand_field_initializer."},
+		}),
+		member: map[string]string{"field_expression": "field"},
+		callee: set("call_expression.function", "macro_invocation.macro"),
+		types:  set("type_identifier"),
+		inTest: rustInTest,
+	}
+})
 
 // rustInTest: an ancestor function or module carries #[test] or
 // #[cfg(test)] (an attribute item right before it).
@@ -342,28 +350,30 @@ func rustInTest(src []byte, path []frame) bool {
 	return false
 }
 
-var jsRoles = &roleRules{
-	comment: set("comment", "html_comment"),
-	str:     set("string", "template_string", "string_fragment", "regex"),
-	imports: set("import_statement", "import_alias"),
-	lift:    set("nested_type_identifier.name", "generic_type.name", "nested_identifier.property"),
-	rules: rulesOf(map[Role][]string{
-		RoleDefinition: {"function_declaration.name", "generator_function_declaration.name", "class_declaration.name",
-			"class.name", "method_definition.name", "interface_declaration.name", "type_alias_declaration.name",
-			"enum_declaration.name", "abstract_class_declaration.name", "module.name", "internal_module.name",
-			"variable_declarator.name", "function_expression.name", "function.name"},
-		RoleDeclaration: {"function_signature.name", "method_signature.name", "abstract_method_signature.name",
-			"field_definition.property", "public_field_definition.name", "property_signature.name",
-			"formal_parameters.", "required_parameter.pattern", "optional_parameter.pattern"},
-		RoleField:   {"pair.key", "shorthand_property_identifier."},
-		RoleTypeUse: {"class_heritage.", "extends_clause.value"},
-		RoleCall:    {"new_expression.constructor", "jsx_opening_element.name", "jsx_self_closing_element.name"},
-	}),
-	member: map[string]string{"member_expression": "property"},
-	callee: set("call_expression.function", "new_expression.constructor"),
-	types:  set("type_identifier"),
-	hook:   jsHook,
-}
+var jsRoles = sync.OnceValue(func() *roleRules {
+	return &roleRules{
+		comment: set("comment", "html_comment"),
+		str:     set("string", "template_string", "string_fragment", "regex"),
+		imports: set("import_statement", "import_alias"),
+		lift:    set("nested_type_identifier.name", "generic_type.name", "nested_identifier.property"),
+		rules: rulesOf(map[Role][]string{
+			RoleDefinition: {"function_declaration.name", "generator_function_declaration.name", "class_declaration.name",
+				"class.name", "method_definition.name", "interface_declaration.name", "type_alias_declaration.name",
+				"enum_declaration.name", "abstract_class_declaration.name", "module.name", "internal_module.name",
+				"variable_declarator.name", "function_expression.name", "function.name"},
+			RoleDeclaration: {"function_signature.name", "method_signature.name", "abstract_method_signature.name",
+				"field_definition.property", "public_field_definition.name", "property_signature.name",
+				"formal_parameters.", "required_parameter.pattern", "optional_parameter.pattern"},
+			RoleField:   {"pair.key", "shorthand_property_identifier."},
+			RoleTypeUse: {"class_heritage.", "extends_clause.value"},
+			RoleCall:    {"new_expression.constructor", "jsx_opening_element.name", "jsx_self_closing_element.name"},
+		}),
+		member: map[string]string{"member_expression": "property"},
+		callee: set("call_expression.function", "new_expression.constructor"),
+		types:  set("type_identifier"),
+		hook:   jsHook,
+	}
+})
 
 // jsHook: a re-export (export … from "x") and require("x") are imports.
 func jsHook(src []byte, path []frame, k int) (Role, string, bool) {
@@ -381,22 +391,24 @@ func jsHook(src []byte, path []frame, k int) (Role, string, bool) {
 	return "", "", false
 }
 
-var javaRoles = &roleRules{
-	comment: set("line_comment", "block_comment"),
-	str:     set("string_literal", "character_literal", "text_block", "string_fragment"),
-	imports: set("import_declaration"),
-	lift:    set("scoped_type_identifier.", "generic_type.", "scoped_identifier.name"),
-	rules: rulesOf(map[Role][]string{
-		RoleDefinition: {"class_declaration.name", "interface_declaration.name", "enum_declaration.name",
-			"record_declaration.name", "annotation_type_declaration.name", "constructor_declaration.name",
-			"enum_constant.name"},
-		RoleDeclaration: {"formal_parameter.name", "spread_parameter.", "catch_formal_parameter.name"},
-		RoleCall:        {"method_invocation.name", "object_creation_expression.type"},
-		RoleField:       {"field_access.field"},
-	}),
-	types: set("type_identifier"),
-	hook:  javaHook,
-}
+var javaRoles = sync.OnceValue(func() *roleRules {
+	return &roleRules{
+		comment: set("line_comment", "block_comment"),
+		str:     set("string_literal", "character_literal", "text_block", "string_fragment"),
+		imports: set("import_declaration"),
+		lift:    set("scoped_type_identifier.", "generic_type.", "scoped_identifier.name"),
+		rules: rulesOf(map[Role][]string{
+			RoleDefinition: {"class_declaration.name", "interface_declaration.name", "enum_declaration.name",
+				"record_declaration.name", "annotation_type_declaration.name", "constructor_declaration.name",
+				"enum_constant.name"},
+			RoleDeclaration: {"formal_parameter.name", "spread_parameter.", "catch_formal_parameter.name"},
+			RoleCall:        {"method_invocation.name", "object_creation_expression.type"},
+			RoleField:       {"field_access.field"},
+		}),
+		types: set("type_identifier"),
+		hook:  javaHook,
+	}
+})
 
 // javaHook: a method without a body is a declaration; a variable
 // declarator is a field declaration in a class body, else a local
@@ -420,23 +432,25 @@ func javaHook(src []byte, path []frame, k int) (Role, string, bool) {
 	return "", "", false
 }
 
-var cRoles = &roleRules{
-	comment: set("comment"),
-	str:     set("string_literal", "char_literal", "raw_string_literal", "system_lib_string", "string_content"),
-	imports: set("preproc_include", "using_declaration"),
-	lift:    cLift,
-	rules: rulesOf(map[Role][]string{
-		RoleDefinition: {"type_definition.declarator", "enumerator.name", "preproc_def.name",
-			"preproc_function_def.name", "namespace_definition.name", "declaration.declarator",
-			"alias_declaration.name", "concept_definition.name"},
-		RoleDeclaration: {"parameter_declaration.declarator", "field_declaration.declarator",
-			"optional_parameter_declaration.declarator"},
-	}),
-	member: map[string]string{"field_expression": "field"},
-	callee: set("call_expression.function"),
-	types:  set("type_identifier"),
-	hook:   cHook,
-}
+var cRoles = sync.OnceValue(func() *roleRules {
+	return &roleRules{
+		comment: set("comment"),
+		str:     set("string_literal", "char_literal", "raw_string_literal", "system_lib_string", "string_content"),
+		imports: set("preproc_include", "using_declaration"),
+		lift:    cLift,
+		rules: rulesOf(map[Role][]string{
+			RoleDefinition: {"type_definition.declarator", "enumerator.name", "preproc_def.name",
+				"preproc_function_def.name", "namespace_definition.name", "declaration.declarator",
+				"alias_declaration.name", "concept_definition.name"},
+			RoleDeclaration: {"parameter_declaration.declarator", "field_declaration.declarator",
+				"optional_parameter_declaration.declarator"},
+		}),
+		member: map[string]string{"field_expression": "field"},
+		callee: set("call_expression.function"),
+		types:  set("type_identifier"),
+		hook:   cHook,
+	}
+})
 
 // cLift are the wrappers a C or C++ name is seen through.
 var cLift = set("qualified_identifier.name", "template_function.name", "template_type.name",
@@ -486,20 +500,22 @@ func cHook(src []byte, path []frame, k int) (Role, string, bool) {
 	return "", "", false
 }
 
-var rubyRoles = &roleRules{
-	comment: set("comment"),
-	str:     set("string", "string_content", "heredoc_body", "bare_string"),
-	imports: set(),
-	lift:    set("scope_resolution.name"),
-	rules: rulesOf(map[Role][]string{
-		RoleDefinition:  {"class.name", "module.name", "method.name", "singleton_method.name", "assignment.left"},
-		RoleDeclaration: {"method_parameters.", "optional_parameter.name", "keyword_parameter.name", "block_parameters."},
-		RoleTypeUse:     {"superclass."},
-		RoleCall:        {"call.method"},
-	}),
-	tokens: map[string]Role{"instance_variable": RoleField, "class_variable": RoleField, "simple_symbol": RoleReference},
-	hook:   rubyHook,
-}
+var rubyRoles = sync.OnceValue(func() *roleRules {
+	return &roleRules{
+		comment: set("comment"),
+		str:     set("string", "string_content", "heredoc_body", "bare_string"),
+		imports: set(),
+		lift:    set("scope_resolution.name"),
+		rules: rulesOf(map[Role][]string{
+			RoleDefinition:  {"class.name", "module.name", "method.name", "singleton_method.name", "assignment.left"},
+			RoleDeclaration: {"method_parameters.", "optional_parameter.name", "keyword_parameter.name", "block_parameters."},
+			RoleTypeUse:     {"superclass."},
+			RoleCall:        {"call.method"},
+		}),
+		tokens: map[string]Role{"instance_variable": RoleField, "class_variable": RoleField, "simple_symbol": RoleReference},
+		hook:   rubyHook,
+	}
+})
 
 // rubyHook: the arguments of require, require_relative, load and autoload
 // are imports.

@@ -43,7 +43,7 @@ func (r *run) agent() int {
 func (r *run) mcp() int {
 	cwd, _ := os.Getwd()
 	// Clients are told the binary's version (stamped, or the module's).
-	mcpserver.Version = Version
+	mcpserver.Version = version()
 	var err error
 	if r.cfg.MCPHTTP != "" {
 		err = mcpserver.ServeHTTP(r.cfg.MCPHTTP, cwd, mcpserver.Options{AllowOrigins: r.cfg.MCPAllowOrigins}, r.stderr)

@@ -29,11 +29,12 @@ import (
 	"github.com/evgrep/evgrep/matcher/pcre2"
 	"github.com/evgrep/evgrep/walker"
 	"github.com/evgrep/evgrep/walker/types"
+	"golang.org/x/term"
 )
 
 // Version is evgrep's version string. `make release` sets it to `git
 // describe --tags --always --dirty` with -ldflags -X (see version.go for
-// builds that do not).
+// builds that do not; version() is what is printed).
 var Version = defaultVersion
 
 // RGVersion is the ripgrep release whose command line evgrep follows.
@@ -46,9 +47,9 @@ const RGVersion = "15.2.0"
 // long form adds, as rg 15.2's does, the features and the PCRE2 line (-P
 // works in every build: a Go PCRE2, without JIT).
 func versionText(argv0 string, long bool) string {
-	first := "evgrep " + Version + " (ripgrep " + RGVersion + " compatible)\n"
+	first := "evgrep " + version() + " (ripgrep " + RGVersion + " compatible)\n"
 	if argv0 == "rg" {
-		first = "ripgrep " + RGVersion + " (evgrep " + Version + ")\n"
+		first = "ripgrep " + RGVersion + " (evgrep " + version() + ")\n"
 	}
 	if !long {
 		return first
@@ -98,7 +99,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	}
 	switch cfg.Command {
 	case cli.CmdHelp:
-		cli.WriteHelp(stdout, Version)
+		cli.WriteHelp(stdout, version())
 		return exitMatch
 	case cli.CmdVersion:
 		fmt.Fprint(stdout, versionText(filepath.Base(os.Args[0]), cfg.VersionLong))
@@ -108,7 +109,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		if filepath.Base(os.Args[0]) == "rg" {
 			prog = "rg"
 		}
-		if err := cli.WriteGenerated(stdout, cfg.Generate, prog, Version); err != nil {
+		if err := cli.WriteGenerated(stdout, cfg.Generate, prog, version()); err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitError
 		}
@@ -245,16 +246,20 @@ func (r *run) main() int {
 func (r *run) walkOptions() (walker.Options, error) {
 	cfg := r.cfg
 	o := cfg.Pipeline.Walk
-	b, err := types.FromChanges(cfg.Types)
-	if err != nil {
-		return o, err
-	}
-	tm, err := b.Build()
-	if err != nil {
-		return o, err
-	}
-	if !tm.Empty() {
-		o.Types = tm
+	// Without a type flag the matcher is empty: the built-in table (some
+	// 300 types' globs, copied) is not built at every start.
+	if len(cfg.Types) > 0 {
+		b, err := types.FromChanges(cfg.Types)
+		if err != nil {
+			return o, err
+		}
+		tm, err := b.Build()
+		if err != nil {
+			return o, err
+		}
+		if !tm.Empty() {
+			o.Types = tm
+		}
 	}
 	if cfg.Command != cli.CmdFiles {
 		if id, ok := walker.FileIDOf(os.Stdout); ok {
@@ -284,19 +289,26 @@ func (r *run) files(wopts walker.Options) error {
 			return r.gitFiles(wopts, visit)
 		}
 	}
+	// One path line per entry, built in a pooled buffer (emit copies it
+	// out): no allocation per file (bench/README.md, "The RSS floor").
+	colorStart := ""
+	if popts.Color && !popts.Colors.Path.IsNone() {
+		colorStart = popts.Colors.Path.Start()
+	}
 	return files(cfg.Paths, wopts, func(e walker.Entry) bool {
 		if r.quit.Load() {
 			return false
 		}
-		var b []byte
-		p := popts.FormatPath(r.displayPath(e))
+		bp := pathLinePool.Get().(*[]byte)
+		defer pathLinePool.Put(bp)
+		b := (*bp)[:0]
 		b = popts.AppendLinkOpen(b, r.displayPath(e))
-		if popts.Color && !popts.Colors.Path.IsNone() {
-			b = append(b, popts.Colors.Path.Start()...)
-			b = append(b, p...)
+		if colorStart != "" {
+			b = append(b, colorStart...)
+			b = popts.AppendPath(b, r.displayPath(e))
 			b = append(b, "\x1b[0m"...)
 		} else {
-			b = append(b, p...)
+			b = popts.AppendPath(b, r.displayPath(e))
 		}
 		b = popts.AppendLinkClose(b)
 		if popts.NullPath {
@@ -310,9 +322,13 @@ func (r *run) files(wopts walker.Options) error {
 			return false
 		}
 		r.emit(b, false)
+		*bp = b
 		return true
 	})
 }
+
+// pathLinePool holds the line buffers of --files.
+var pathLinePool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
 
 // displayPath is the path as printed: "<stdin>" for standard input, and
 // without the "./" of the implicit root (rg's strip_dot_prefix).
@@ -508,8 +524,17 @@ func isTTY(w io.Writer) bool {
 	if !ok {
 		return false
 	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb"
+	// As rg (is_terminal): a terminal, not any character device, so
+	// that `> /dev/null` gets the piped output (no colour, no heading).
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	tty := false
+	if rc.Control(func(fd uintptr) { tty = term.IsTerminal(int(fd)) }) != nil {
+		return false
+	}
+	return tty && os.Getenv("TERM") != "dumb"
 }
 
 func isReadableStdin(f *os.File) bool {

@@ -6,9 +6,11 @@ import "runtime/debug"
 // as `make release` does) nor records a module version.
 const defaultVersion = "0.1.0"
 
-func init() {
-	Version = resolveVersion(Version, debug.ReadBuildInfo)
-}
+// version is the version to report: Version as resolveVersion settles it.
+// It is asked for when printed (help, -V, the MCP server), not by an
+// initialiser: reading the build information parses the module list, and
+// its pages cost every start-up otherwise.
+func version() string { return resolveVersion(Version, debug.ReadBuildInfo) }
 
 // resolveVersion returns the version to report: stamped when the linker set
 // it, else the main module's version from the build information (`go

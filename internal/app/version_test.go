@@ -16,8 +16,8 @@ func TestVersionText(t *testing.T) {
 	}{
 		{"rg", false, "ripgrep 15.2.0 (evgrep ", 1},
 		{"rg", true, "ripgrep 15.2.0 (evgrep ", 5},
-		{"evgrep", false, "evgrep " + Version + " (ripgrep 15.2.0 compatible)\n", 1},
-		{"evgrep", true, "evgrep " + Version + " (ripgrep 15.2.0 compatible)\n", 5},
+		{"evgrep", false, "evgrep " + version() + " (ripgrep 15.2.0 compatible)\n", 1},
+		{"evgrep", true, "evgrep " + version() + " (ripgrep 15.2.0 compatible)\n", 5},
 	}
 	for _, c := range cases {
 		v := versionText(c.argv0, c.long)

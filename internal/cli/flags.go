@@ -213,8 +213,8 @@ var flagTable = []flagDef{
 }
 
 var (
-	byLong  = map[string]*flagDef{}
-	byShort = map[byte]*flagDef{}
+	byLong  map[string]*flagDef
+	byShort [256]*flagDef // by the flag's letter (an array: no hashing at start-up)
 )
 
 // modeFlags choose what a run prints; as in rg 15, the last one given
@@ -222,11 +222,16 @@ var (
 var modeFlags = []string{"count", "count-matches", "files-with-matches", "files-without-match", "json", "files", "type-list"}
 
 func init() {
+	// Every run parses its flags through these (sized once: this runs at
+	// every start, see bench/README.md "The RSS floor").
+	byLong = make(map[string]*flagDef, len(flagTable)+8)
 	for i := range flagTable {
 		d := &flagTable[i]
-		for _, m := range modeFlags {
-			if d.long != m && slices.Contains(modeFlags, d.long) && !slices.Contains(d.overrides, m) {
-				d.overrides = append(d.overrides, m)
+		if slices.Contains(modeFlags, d.long) {
+			for _, m := range modeFlags {
+				if d.long != m && !slices.Contains(d.overrides, m) {
+					d.overrides = append(d.overrides, m)
+				}
 			}
 		}
 		byLong[d.long] = d

@@ -199,12 +199,11 @@ func (o *Options) searchOne(s *search.Searcher, p search.Sink, e walker.Entry) e
 	if !zipped {
 		// The common case: read the descriptor directly, decoding only
 		// when the head holds a BOM or a label asks for it.
-		var head [input.HeadLen]byte
-		f, err := openRaw(e.Path, head[:], e.Mode.IsRegular())
+		f, err := openRaw(e.Path, e.Mode.IsRegular())
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer f.release()
 		if input.Raw(e.Path, f.head, iopts) {
 			return s.SearchReader(f, p)
 		}

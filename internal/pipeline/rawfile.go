@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"io"
+	"sync"
 	"syscall"
 
 	"github.com/evgrep/evgrep/internal/input"
@@ -19,33 +20,54 @@ type rawFile struct {
 	// or close of it waits for another process; those calls then skip
 	// the scheduler's syscall hand-off (rawsys.go).
 	regular bool
+	headBuf [input.HeadLen]byte // head's storage
+	cpath   []byte              // the path as a C string (rawOpen's buffer)
 }
 
+// rawFiles keeps rawFiles, with their buffers, from one file to the next
+// (release): a rawFile, its head and its path's C string per file were
+// most of a tree search's garbage, resident under the GC target (peak
+// RSS, bench/README.md).
+var rawFiles = sync.Pool{New: func() any { return &rawFile{fd: -1} }}
+
 // openRaw opens path read-only and reads its first input.HeadLen bytes.
-// regular says that path names a regular file (see rawFile).
-func openRaw(path string, headBuf []byte, regular bool) (*rawFile, error) {
-	open := syscall.Open
-	if regular {
-		open = rawOpen
-	}
-	fd, err := open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	for err == syscall.EINTR {
-		fd, err = open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	}
+// regular says that path names a regular file (see rawFile). The caller
+// releases the file when done.
+func openRaw(path string, regular bool) (*rawFile, error) {
+	f := rawFiles.Get().(*rawFile)
+	fd, err := f.open(path, regular)
 	if err != nil {
+		rawFiles.Put(f)
 		return nil, osErr(err)
 	}
-	f := &rawFile{fd: fd, regular: regular}
-	n, err := f.readFD(headBuf[:input.HeadLen])
+	f.fd, f.regular, f.eof = fd, regular, false
+	n, err := f.readFD(f.headBuf[:])
 	if err != nil {
-		f.Close()
+		f.release()
 		return nil, err
 	}
-	f.head = headBuf[:n]
+	f.head = f.headBuf[:n]
 	if n < input.HeadLen {
 		f.eof = n == 0
 	}
 	return f, nil
+}
+
+// open opens path read-only, again after EINTR.
+func (f *rawFile) open(path string, regular bool) (int, error) {
+	const mode = syscall.O_RDONLY | syscall.O_CLOEXEC
+	for {
+		var fd int
+		var err error
+		if regular {
+			fd, err = rawOpen(&f.cpath, path, mode, 0)
+		} else {
+			fd, err = syscall.Open(path, mode, 0)
+		}
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
 }
 
 func (f *rawFile) readFD(p []byte) (int, error) {
@@ -100,4 +122,11 @@ func (f *rawFile) Close() error {
 	}
 	f.fd = -1
 	return err
+}
+
+// release closes f and gives it back to rawFiles; f is not used after.
+func (f *rawFile) release() {
+	_ = f.Close()
+	f.head = nil
+	rawFiles.Put(f)
 }

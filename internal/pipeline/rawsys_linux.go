@@ -3,6 +3,7 @@
 package pipeline
 
 import (
+	"strings"
 	"syscall"
 	"unsafe"
 )
@@ -18,14 +19,16 @@ import (
 // the processor (as rg's worker threads do).
 
 // rawOpen is syscall.Open as a raw system call (openat from the working
-// directory).
-func rawOpen(path string, mode int, perm uint32) (int, error) {
-	p, err := syscall.BytePtrFromString(path)
-	if err != nil {
-		return -1, err
+// directory), with the path's C string built in *cpath (kept by the caller
+// for the next file: no allocation per open).
+func rawOpen(cpath *[]byte, path string, mode int, perm uint32) (int, error) {
+	if strings.IndexByte(path, 0) >= 0 {
+		return -1, syscall.EINVAL // as syscall.BytePtrFromString
 	}
+	b := append(append((*cpath)[:0], path...), 0)
+	*cpath = b
 	atFDCWD := -0x64
-	fd, _, errno := syscall.RawSyscall6(syscall.SYS_OPENAT, uintptr(atFDCWD), uintptr(unsafe.Pointer(p)), uintptr(mode|syscall.O_LARGEFILE), uintptr(perm), 0, 0)
+	fd, _, errno := syscall.RawSyscall6(syscall.SYS_OPENAT, uintptr(atFDCWD), uintptr(unsafe.Pointer(&b[0])), uintptr(mode|syscall.O_LARGEFILE), uintptr(perm), 0, 0)
 	if errno != 0 {
 		return -1, errno
 	}

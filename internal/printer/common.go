@@ -113,6 +113,22 @@ func (o *Options) FormatPath(p string) []byte {
 	return b
 }
 
+// AppendPath appends p with --path-separator applied to dst, as FormatPath
+// formats it, without a copy of its own.
+func (o *Options) AppendPath(dst []byte, p string) []byte {
+	if o.PathSeparator == 0 || o.PathSeparator == '/' {
+		return append(dst, p...)
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c == '/' {
+			c = o.PathSeparator
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
 // out is a per-file output buffer with color helpers.
 type out struct {
 	opts *Options

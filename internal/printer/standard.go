@@ -46,7 +46,11 @@ func (p *Standard) Reset(path string) {
 	p.w.reset()
 	p.hpath = nil
 	if p.w.opts.WithFilename {
-		p.path = p.w.opts.FormatPath(path)
+		// Into the previous file's buffer: Reset runs for every file.
+		p.path = p.w.opts.AppendPath(p.path[:0], path)
+		if p.path == nil {
+			p.path = []byte{}
+		}
 		p.hpath = p.w.opts.hyperlinkPath(path)
 	} else {
 		p.path = nil

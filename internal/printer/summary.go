@@ -37,9 +37,13 @@ func (p *Summary) requiresPath() bool {
 // Reset prepares the printer for a search of path.
 func (p *Summary) Reset(path string) {
 	p.w.reset()
+	buf := p.path // reused: Reset runs for every file
 	p.path, p.hpath = nil, nil
 	if p.w.opts.WithFilename || p.requiresPath() {
-		p.path = p.w.opts.FormatPath(path)
+		p.path = p.w.opts.AppendPath(buf[:0], path)
+		if p.path == nil {
+			p.path = []byte{}
+		}
 		p.hpath = p.w.opts.hyperlinkPath(path)
 	}
 	p.matchCount = 0

@@ -55,6 +55,11 @@ type Searcher struct {
 	lines  lineFinder // m, or a per-searcher scanner with its own cache
 	buf    []byte
 	ranges []matcher.Range
+	// cur and fin are the state and the Finish of the search in progress:
+	// a Searcher runs one search at a time, and one of each per file was
+	// most of a tree search's garbage (peak RSS, bench/README.md).
+	cur core
+	fin Finish
 }
 
 // lineFinder finds the next matching line.
@@ -118,7 +123,8 @@ func (c *core) exceeded() bool {
 }
 
 func (s *Searcher) newCore(sink Sink, slice bool) *core {
-	c := &core{s: s, sink: sink, slice: slice, binaryOffset: -1}
+	c := &s.cur
+	*c = core{s: s, sink: sink, slice: slice, binaryOffset: -1}
 	if s.cfg.LineNumbers {
 		c.lineNumber = 1
 	}
@@ -539,7 +545,8 @@ func (s *Searcher) SearchSlice(data []byte, sink Sink) (err error) {
 	if c.binaryOffset >= 0 && c.binaryOffset < count {
 		count = c.binaryOffset
 	}
-	return sink.Finish(s, &Finish{ByteCount: count, BinaryOffset: c.binaryOffset})
+	s.fin = Finish{ByteCount: count, BinaryOffset: c.binaryOffset}
+	return sink.Finish(s, &s.fin)
 }
 
 // multiline finds matches that may span lines and reports each group of
@@ -713,7 +720,8 @@ func (s *Searcher) SearchReader(r io.Reader, sink Sink) (err error) {
 	if err == nil {
 		// Bytes searched, as rg 15 counts them: up to the end of the last
 		// line the search reached (lines kept for context included).
-		err = sink.Finish(s, &Finish{ByteCount: c.absOffset + int64(c.pos), BinaryOffset: lb.binaryOffset})
+		s.fin = Finish{ByteCount: c.absOffset + int64(c.pos), BinaryOffset: lb.binaryOffset}
+		err = sink.Finish(s, &s.fin)
 	}
 	return err
 }
