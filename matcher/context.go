@@ -45,6 +45,9 @@ func (m *Matcher) IsMatchIn(buf []byte, start, end int) bool {
 	if !m.nulAnchors && !m.ctxAnchors || m.none || start < 0 || start > end || end > len(buf) {
 		return m.IsMatch(buf[start:end])
 	}
+	if m.fast != nil && bytes.IndexByte(buf[start:end], '\r') < 0 {
+		return m.fast.IsMatch(buf[start:end])
+	}
 	h := buf[:end]
 	switch {
 	case m.nulAnchors:
@@ -70,8 +73,13 @@ func (m *Matcher) IsMatchIn(buf []byte, start, end int) bool {
 }
 
 // contextNextLine is NextLine for the two cases above: every line with a
-// candidate is judged within its buffer.
+// candidate is judged within its buffer. In CRLF mode the fast matcher
+// finds the lines, exactly for those without a lone \r; the lines it
+// passes over that hold one are judged here.
 func (m *Matcher) contextNextLine(buf []byte, from int) (int, int, bool) {
+	if m.fast != nil {
+		return m.crlfNextLine(buf, from)
+	}
 	for from < len(buf) {
 		ls := from
 		if m.pre != nil {
@@ -94,4 +102,67 @@ func (m *Matcher) contextNextLine(buf []byte, from int) (int, int, bool) {
 		from = advance(buf, le)
 	}
 	return 0, 0, false
+}
+
+func (m *Matcher) crlfNextLine(buf []byte, from int) (int, int, bool) {
+	for from < len(buf) {
+		s, e, ok := m.fast.NextLine(buf, from)
+		limit := len(buf)
+		if ok {
+			limit = s
+		}
+		// The lines before the fast matcher's that hold a lone \r.
+		for at := from; at < limit; {
+			i := bytes.IndexByte(buf[at:limit], '\r')
+			if i < 0 {
+				break
+			}
+			p := at + i
+			ls := from
+			if j := bytes.LastIndexByte(buf[from:p], '\n'); j >= 0 {
+				ls = from + j + 1
+			}
+			le := lineEnd(buf, p, '\n')
+			if !hasLoneCR(buf, ls, le) {
+				at = advance(buf, le)
+				continue
+			}
+			end := le
+			if le < len(buf) && buf[le-1] == '\r' {
+				end--
+			}
+			if m.IsMatchIn(buf, ls, end) {
+				return ls, advance(buf, le), true
+			}
+			at = advance(buf, le)
+		}
+		if !ok {
+			return 0, 0, false
+		}
+		le := e
+		if le > s && buf[le-1] == '\n' {
+			le--
+		}
+		if !hasLoneCR(buf, s, le) {
+			return s, e, true
+		}
+		end := le
+		if le < len(buf) && buf[le-1] == '\r' {
+			end--
+		}
+		if m.IsMatchIn(buf, s, end) {
+			return s, e, true
+		}
+		from = e
+	}
+	return 0, 0, false
+}
+
+// hasLoneCR reports whether the line buf[start:end] (end before its \n,
+// or the end of the buffer) holds a \r other than the one of a final CRLF.
+func hasLoneCR(buf []byte, start, end int) bool {
+	if end > start && end < len(buf) && buf[end] == '\n' && buf[end-1] == '\r' {
+		end--
+	}
+	return bytes.IndexByte(buf[start:end], '\r') >= 0
 }

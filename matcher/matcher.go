@@ -52,6 +52,9 @@ type Options struct {
 	// BanNUL rejects a pattern with a NUL literal, as rg 15 does while
 	// binary detection is on (no -a): such a pattern could never match.
 	BanNUL bool
+	// noContext compiles CRLF mode's line anchors the way that needs no
+	// view of the bytes around a line (context.go: the fast matcher).
+	noContext bool
 	// SizeLimit is --regex-size-limit in bytes: patterns whose compiled
 	// program rg 15 counts as bigger are rejected with its error. Zero
 	// means rg's default, DefaultSizeLimit.
@@ -120,6 +123,8 @@ type Matcher struct {
 	// record within the buffer; ctxAnchors: --crlf with line anchors,
 	// line by line within the buffer (context.go).
 	nulAnchors, ctxAnchors bool
+	// fast answers for ctxAnchors where no lone \r is in sight.
+	fast *Matcher
 }
 
 // escapeLiteral escapes a -F pattern as Rust's regex::escape does.
@@ -195,12 +200,12 @@ func Compile(o Options) (*Matcher, error) {
 	// must see the \r that $ stands before, which \r??$ would have
 	// consumed (in multiline mode only that $ is the VM's).
 	var crlfVM *hir
-	if o.CRLF && (o.Word || !o.Multiline) {
-		if c, ok := crlfAsserts(h, !o.Multiline); ok {
+	if o.CRLF && (o.Word || !o.Multiline && !o.noContext) {
+		if c, ok := crlfAsserts(h, !o.Multiline && !o.noContext); ok {
 			crlfVM = c
 		}
 	}
-	m.ctxAnchors = crlfVM != nil && !o.Multiline
+	m.ctxAnchors = crlfVM != nil && !o.Multiline && !o.noContext
 	if o.CRLF {
 		h = crlfify(h)
 	}
@@ -343,6 +348,17 @@ func Compile(o Options) (*Matcher, error) {
 	m.nulAnchors = o.Multiline && o.LineTerminator != '\n' && !m.crosses && !m.canEmpty && hasLineAnchor(conf)
 	m.byteHigh = info.byteHigh
 	m.chunked = m.hasRE && !o.Multiline && o.LineTerminator == '\n' && !info.textAnchor
+	if m.ctxAnchors {
+		// Lines without a lone \r are answered the way they were before
+		// CRLF's anchors needed the VM (context.go).
+		fo := o
+		fo.noContext = true
+		fast, err := Compile(fo)
+		if err != nil {
+			return nil, err
+		}
+		m.fast = fast
+	}
 	return m, nil
 }
 
@@ -441,6 +457,9 @@ func (m *Matcher) re2Exact(h []byte) bool {
 func (m *Matcher) IsMatch(line []byte) bool {
 	if m.none {
 		return false
+	}
+	if m.fast != nil && !hasLoneCR(line, 0, len(line)) {
+		return m.fast.IsMatch(line)
 	}
 	if m.lits != nil {
 		return m.lits.Contains(line)
@@ -752,6 +771,9 @@ func (m *Matcher) OccurrencesIn(buf []byte, start, end int, dst []Range) []Range
 	if m.none || start < 0 || start > end || end > len(buf) {
 		return dst
 	}
+	if m.fast != nil && !hasLoneCR(buf, start, end) {
+		return m.fast.OccurrencesIn(buf, start, end, dst)
+	}
 	h := m.lineHaystack(buf, end)
 	if start > len(h) {
 		return dst
@@ -873,7 +895,15 @@ func (m *Matcher) eachMatch(h []byte, at int, caps []int, fn func(s, e int)) {
 // 13's -r does. It also appends to ranges the positions in the returned
 // slice of each inserted replacement (for coloring).
 func (m *Matcher) Replace(dst, line, template []byte, ranges []Range) ([]byte, []Range) {
+	if m.fast != nil && !hasLoneCR(line, 0, len(line)) {
+		return m.fast.Replace(dst, line, template, ranges)
+	}
 	h := m.trimCR(line)
+	if m.ctxAnchors {
+		// The printer hands the line with a final CRLF cut off already:
+		// a \r left at its end is a lone one, part of the line.
+		h = line
+	}
 	if m.none {
 		return append(dst, h...), ranges
 	}

@@ -16,6 +16,10 @@ func (m *Matcher) EachOccurrenceIn(buf []byte, start, end int, fn func(Range) bo
 	if m.none || start < 0 || start > end || end > len(buf) {
 		return
 	}
+	if m.fast != nil && !hasLoneCR(buf, start, end) {
+		m.fast.EachOccurrenceIn(buf, start, end, fn)
+		return
+	}
 	h := m.lineHaystack(buf, end)
 	if start > len(h) {
 		return

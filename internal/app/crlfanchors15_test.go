@@ -25,7 +25,7 @@ func TestRG15CRLFAnchors(t *testing.T) {
 	var cases [][]string
 	for _, f := range []string{"c1.txt", "c2.txt", "c3.txt", "c4.txt", "c5.txt"} {
 		for _, p := range []string{"^b", "a$", "baz$", "^baz", "z$", "$", "^", "^$", "^.*z$", `\w$`, `^\w`, "a|^", `x*|^K`, `(?-m)z$`} {
-			for _, out := range [][]string{nil, {"-o", "-b"}, {"-c"}, {"--count-matches"}, {"-n", "-v"}, {"-w"}} {
+			for _, out := range [][]string{nil, {"-o", "-b"}, {"-c"}, {"--count-matches"}, {"-n", "-v"}, {"-w"}, {"-r", "X"}} {
 				args := append(append([]string{"--crlf"}, out...), p, f)
 				cases = append(cases, args)
 			}
