@@ -15,8 +15,10 @@ import (
 // cache starts over when full.
 //
 // It answers for programs whose only assertions are the line anchors ^
-// and $ (with '\n' as the line terminator and no CRLF mode) and that
-// cannot match the empty string; others keep RE2 and the VM. On those
+// and $ (with '\n' as the line terminator and no CRLF mode); others keep
+// RE2 and the VM. An empty match ends where it starts: at the text's
+// start when the start state holds a match (startMatch), else where the
+// unanchored start added after a byte reaches one. On those
 // programs it is exact: it runs the same edges and the same anchor rules
 // as the VM (^ at the start or after '\n', $ at the end or before '\n'),
 // so invalid UTF-8 and raw bytes are treated alike. A state knows whether
@@ -54,7 +56,10 @@ type dfaCache struct {
 	lineStart []bool    // per state: its position is a line start
 	index     map[string]int32
 	start     int32 // the start state's row
-	used      int   // bytes accounted to the cache
+	// startMatch: the start state holds a match (an empty one at the
+	// start of the text, which is a line start).
+	startMatch bool
+	used       int // bytes accounted to the cache
 	// scratch for closures
 	seen  []uint32
 	gen   uint32
@@ -143,7 +148,7 @@ func (c *dfaCache) reset() {
 	c.lineStart = append(c.lineStart, false)
 	c.next = c.next[:0]
 	c.gen++
-	c.closure(&c.next, c.d.p.start, true, false)
+	c.startMatch = c.closure(&c.next, c.d.p.start, true, false)
 	set := sortSet(c.next)
 	c.start, _ = c.add(set, c.d.anchors, true)
 }
@@ -283,12 +288,15 @@ func (c *dfaCache) step(s int32, cls byte) (int32, bool) {
 			}
 		}
 	}
+	// Unanchored: a match may start at the next position (and, empty,
+	// end there).
+	if c.closure(&c.next, c.d.p.start, nl, false) {
+		matched = true
+	}
 	if matched {
 		c.trans[int(s)+int(cls)] = dfaMatch
 		return dfaMatch, true
 	}
-	// Unanchored: a match may start at the next position.
-	c.closure(&c.next, c.d.p.start, nl, false)
 	next := sortSet(c.next)
 	t, ok := c.add(next, nl, false)
 	if !ok {
@@ -311,6 +319,9 @@ func (c *dfaCache) step(s int32, cls byte) (int32, bool) {
 // firstEnd returns the end of the earliest-ending match in h (-1 for
 // none); ok is false when the DFA gave up and another engine must answer.
 func (c *dfaCache) firstEnd(h []byte) (end int, ok bool) {
+	if c.startMatch {
+		return 0, true
+	}
 	cls := &c.d.classes
 	trans := c.trans
 	s := c.start
@@ -366,7 +377,10 @@ func (m *Matcher) dfaFirstEnd(h []byte) (int, bool) {
 
 // dfaNextLine is NextLine by the DFA: the line holding the end of the
 // first match is the first matching line, since no match holds the
-// terminator. ok is false when the DFA gave up (found is then unset).
+// terminator. A match that ends at a line start is an empty one there
+// (at the end of a buffer that ends with a terminator it is on no line:
+// rg reports none). ok is false when the DFA gave up (found is then
+// unset).
 func (m *Matcher) dfaNextLine(buf []byte, from int) (start, end int, found, ok bool) {
 	e, ok := m.dfaFirstEnd(buf[from:])
 	if !ok {
@@ -374,6 +388,12 @@ func (m *Matcher) dfaNextLine(buf []byte, from int) (start, end int, found, ok b
 	}
 	if e < 0 {
 		return 0, 0, false, true
+	}
+	if q := from + e; e == 0 || buf[q-1] == m.term {
+		if q == len(buf) {
+			return 0, 0, false, true
+		}
+		return q, advance(buf, lineEnd(buf, q, m.term)), true, true
 	}
 	p := from + e - 1
 	ls := from

@@ -38,6 +38,16 @@ var dfaPatterns = []string{
 	`(?:^|\s)\d+(?:$|\.)`,
 	`z$$|^^y`,
 	`(?:a$)+b|x(?:$|y)+`,
+	// Patterns that can match the empty string.
+	`^\s*$`,
+	`^$`,
+	`^`,
+	`$`,
+	`a*`,
+	`x*$`,
+	`^(?:Ah)*`,
+	`\s*$|z`,
+	`(?:ab)?c?`,
 }
 
 // dfaTexts builds lines of ASCII, multi-byte and invalid UTF-8 pieces.
@@ -129,9 +139,9 @@ func TestDFAAgainstVM(t *testing.T) {
 	}
 }
 
-// TestDFAChoice: the DFA exists exactly for programs that cannot match
-// the empty string and have no assertions but ^ and $ (those only with
-// '\n' lines and no CRLF mode), outside multiline mode.
+// TestDFAChoice: the DFA exists exactly for programs that have no
+// assertions but ^ and $ (those only with '\n' lines and no CRLF mode),
+// outside multiline mode.
 func TestDFAChoice(t *testing.T) {
 	for _, c := range []struct {
 		o    Options
@@ -146,13 +156,50 @@ func TestDFAChoice(t *testing.T) {
 		{Options{Patterns: []string{`\Afoo\w+`}}, false},
 		{Options{Patterns: []string{`foo\w+`}, Word: true}, false},
 		{Options{Patterns: []string{`foo\w+`}, Line: true}, true},
-		{Options{Patterns: []string{`\w*`}}, false},
+		{Options{Patterns: []string{`\w*`}}, true},
+		{Options{Patterns: []string{`^\s*$`}}, true},
 		{Options{Patterns: []string{`foo\w+`}, Multiline: true}, false},
 	} {
 		c.o.LineTerminator = '\n'
 		m := mustCompile(t, c.o)
 		if got := m.dfa != nil; got != c.want {
 			t.Errorf("%+v: DFA %v, want %v", c.o, got, c.want)
+		}
+	}
+}
+
+// TestDFAEmptyMatchLines: an empty match found by the DFA is on the line
+// it starts: a line start, never the phantom line after a buffer's last
+// terminator (rg reports no line there).
+func TestDFAEmptyMatchLines(t *testing.T) {
+	for _, c := range []struct {
+		pat, buf string
+		want     []string
+	}{
+		{`^$`, "a\n\nb\n", []string{"\n"}},
+		{`^$`, "a\n", nil},
+		{`^$`, "", nil},
+		{`^\s*$`, " \nx\n\t\n", []string{" \n", "\t\n"}},
+		{`a*`, "x\ny", []string{"x\n", "y"}},
+		{`^`, "x\n\n", []string{"x\n", "\n"}},
+		{`$`, "x\ny", []string{"x\n", "y"}},
+	} {
+		m := mustCompile(t, Options{Patterns: []string{c.pat}, LineTerminator: '\n'})
+		if m.dfa == nil {
+			t.Fatalf("%q: no DFA", c.pat)
+		}
+		buf := []byte(c.buf)
+		var got []string
+		for from := 0; from < len(buf); {
+			s, e, ok := m.NextLine(buf, from)
+			if !ok {
+				break
+			}
+			got = append(got, string(buf[s:e]))
+			from = e
+		}
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%q on %q: lines %q, want %q", c.pat, c.buf, got, c.want)
 		}
 	}
 }

@@ -267,7 +267,7 @@ func Compile(o Options) (*Matcher, error) {
 		return nil, errSizeLimit(limit)
 	}
 	m.prog = p
-	if !o.Multiline && !m.canEmpty && crlfVM == nil {
+	if !o.Multiline && crlfVM == nil {
 		m.dfa = newDFA(p, !o.CRLF && o.LineTerminator == '\n')
 	}
 	info = analyze(re2Conf)
@@ -517,7 +517,10 @@ func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 	if m.plain != nil {
 		return m.plainNextLine(buf, from)
 	}
-	if m.pre == nil && m.first == nil && m.dfa != nil && !m.crosses {
+	// The DFA exists outside multiline mode only, where a match never
+	// holds the terminator: crossing there means line anchors, which it
+	// answers itself ('\n' lines), or \A/\z, which it refuses.
+	if m.pre == nil && m.first == nil && m.dfa != nil && (!m.crosses || m.term == '\n' && !m.textAnchor) {
 		if s, e, found, ok := m.dfaNextLine(buf, from); ok {
 			return s, e, found
 		}
