@@ -5,11 +5,7 @@ import (
 	"fmt"
 	"go/scanner"
 	"go/token"
-	"io/fs"
 	"math/rand"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -117,27 +113,9 @@ func TestGoLexerCases(t *testing.T) {
 // Go file of GOROOT/src (testdata too: it holds broken sources), and on
 // random damage of some of them.
 func TestGoLexerMatchesScanner(t *testing.T) {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Skip("no go command")
-	}
-	root := filepath.Join(strings.TrimSpace(string(out)), "src")
-	if _, err := os.Stat(root); err != nil {
-		t.Skip("no GOROOT/src")
-	}
 	rng := rand.New(rand.NewSource(5))
 	files, differ := 0, 0
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
-			return nil
-		}
-		if testing.Short() && files >= 2000 {
-			return filepath.SkipAll
-		}
-		src, err := os.ReadFile(p)
-		if err != nil || len(src) > MaxFileBytes {
-			return nil
-		}
+	eachGorootGo(t, func(p string, src []byte) {
 		files++
 		if msg := lexDiff(src); msg != "" {
 			differ++
@@ -157,7 +135,6 @@ func TestGoLexerMatchesScanner(t *testing.T) {
 				}
 			}
 		}
-		return nil
 	})
 	t.Logf("%d files", files)
 	if differ > 0 {

@@ -15,26 +15,8 @@ import (
 // goScanDecls gives goDecls's declarations on every Go file of GOROOT/src
 // that both accept, and accepts nearly every file that parses.
 func TestGoScanMatchesParser(t *testing.T) {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Skip("no go command")
-	}
-	root := filepath.Join(strings.TrimSpace(string(out)), "src")
-	if _, err := os.Stat(root); err != nil {
-		t.Skip("no GOROOT/src")
-	}
 	var files, same, scanOnly, parseOnly, differ int
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
-			return nil
-		}
-		if testing.Short() && files >= 2000 {
-			return filepath.SkipAll
-		}
-		src, err := os.ReadFile(p)
-		if err != nil || len(src) > MaxFileBytes {
-			return nil
-		}
+	eachGorootGo(t, func(p string, src []byte) {
 		files++
 		want, pok := goDecls(src)
 		got, sok := goScanDecls(src, lineStarts(src))
@@ -61,7 +43,6 @@ func TestGoScanMatchesParser(t *testing.T) {
 		case pok:
 			parseOnly++
 		}
-		return nil
 	})
 	t.Logf("%d files: %d same, %d differ, %d only scanned, %d only parsed", files, same, differ, scanOnly, parseOnly)
 	if differ > 0 {
@@ -102,4 +83,40 @@ func TestGoScanHostile(t *testing.T) {
 			prev = d.EndByte
 		}
 	}
+}
+
+// gorootSrc returns GOROOT/src, or skips the test without it.
+func gorootSrc(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skip("no go command")
+	}
+	root := filepath.Join(strings.TrimSpace(string(out)), "src")
+	if _, err := os.Stat(root); err != nil {
+		t.Skip("no GOROOT/src")
+	}
+	return root
+}
+
+// eachGorootGo calls fn with every Go file of GOROOT/src up to
+// MaxFileBytes (the first 2,000 with -short), or skips the test.
+func eachGorootGo(t *testing.T, fn func(path string, src []byte)) {
+	t.Helper()
+	n := 0
+	filepath.WalkDir(gorootSrc(t), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		if testing.Short() && n >= 2000 {
+			return filepath.SkipAll
+		}
+		src, err := os.ReadFile(p)
+		if err != nil || len(src) > MaxFileBytes {
+			return nil
+		}
+		n++
+		fn(p, src)
+		return nil
+	})
 }

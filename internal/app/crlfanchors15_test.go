@@ -1,27 +1,19 @@
 package app
 
-import (
-	"strings"
-	"testing"
-
-	"github.com/evgrep/evgrep/internal/testref"
-)
+import "testing"
 
 // TestRG15CRLFAnchors compares evgrep with rg 15.2 (live, else its
 // recorded answers) on --crlf with line anchors around lone \r bytes: rg's
 // ^ and $ hold next to any \r (never between the \r and \n of a CRLF), and
 // at the end of a file that ends in "\r" without a "\n".
 func TestRG15CRLFAnchors(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	files := map[string]string{
 		"c1.txt": "a\rb\nfoo\r\nbar\r\rbaz\r",
 		"c2.txt": "x\ry\r\r\nz\r",
 		"c3.txt": "a\r\nb\n",
 		"c4.txt": "K \u00df\u00c9foo\r\n\r\n\r\r\n",
 		"c5.txt": "foo\r\nbar\r\rbaz\r",
-	})
-	vars := map[string]string{"ROOT": root}
-	g := testref.OpenPinned(t, rg15)
-	input := testref.Tree(vars, root)
+	}
 	var cases [][]string
 	for _, f := range []string{"c1.txt", "c2.txt", "c3.txt", "c4.txt", "c5.txt"} {
 		for _, p := range []string{"^b", "a$", "baz$", "^baz", "z$", "$", "^", "^$", "^.*z$", `\w$`, `^\w`, "a|^", `x*|^K`, `(?-m)z$`} {
@@ -31,14 +23,5 @@ func TestRG15CRLFAnchors(t *testing.T) {
 			}
 		}
 	}
-	for _, args := range cases {
-		name := strings.Join(args, " ")
-		t.Run(name, func(t *testing.T) {
-			out := g.Run(t, testref.Case{Name: name, Args: args, Dir: root, Env: []string{"RIPGREP_CONFIG_PATH="}, Vars: vars, Input: input})
-			want := result{out.Code, normalize15(out.Stdout), len(out.Stderr) > 0}
-			if got := runEvgrep(t, root, args, ""); got != want {
-				t.Errorf("rg %q\n got: %d %q\nwant: %d %q", args, got.code, got.stdout, want.code, want.stdout)
-			}
-		})
-	}
+	compareRG15(t, files, cases)
 }

@@ -1,26 +1,18 @@
 package app
 
-import (
-	"strings"
-	"testing"
-
-	"github.com/evgrep/evgrep/internal/testref"
-)
+import "testing"
 
 // TestRG15CRLFWord compares evgrep with rg 15.2 (live, else its recorded
 // answers) on -w with --crlf and patterns ending in $: rg's CRLF $ holds
 // before a \r and never between the \r and \n of a CRLF, which the word
 // boundaries around it must see.
 func TestRG15CRLFWord(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	files := map[string]string{
 		"c1.txt":  "foo\r\nbar \r\n\r\nbaz\r\n \r\nfoo bar\r\n",
 		"c2.txt":  "y\n\rxx\r\nx \rx\r\n-\r\n",
 		"c3.txt":  " \n\ré\n_\n\x00\nxx\r\n",
 		"eof.txt": "x\r\nx -",
-	})
-	vars := map[string]string{"ROOT": root}
-	g := testref.OpenPinned(t, rg15)
-	input := testref.Tree(vars, root)
+	}
 	var cases [][]string
 	for _, f := range []string{"c1.txt", "c2.txt", "c3.txt", "eof.txt"} {
 		for _, p := range []string{"$", "x$", `\w*$`, "x*$", "y|$", "(?:x|$)"} {
@@ -30,14 +22,5 @@ func TestRG15CRLFWord(t *testing.T) {
 			}
 		}
 	}
-	for _, args := range cases {
-		name := strings.Join(args, " ")
-		t.Run(name, func(t *testing.T) {
-			out := g.Run(t, testref.Case{Name: name, Args: args, Dir: root, Env: []string{"RIPGREP_CONFIG_PATH="}, Vars: vars, Input: input})
-			want := result{out.Code, normalize15(out.Stdout), len(out.Stderr) > 0}
-			if got := runEvgrep(t, root, args, ""); got != want {
-				t.Errorf("rg %q\n got: %d %q\nwant: %d %q", args, got.code, got.stdout, want.code, want.stdout)
-			}
-		})
-	}
+	compareRG15(t, files, cases)
 }

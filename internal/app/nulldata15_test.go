@@ -1,11 +1,6 @@
 package app
 
-import (
-	"strings"
-	"testing"
-
-	"github.com/evgrep/evgrep/internal/testref"
-)
+import "testing"
 
 // TestRG15NullDataMultiline compares evgrep with rg 15.2 (live, else its
 // recorded answers) on -U --null-data with line anchors: rg's multiline
@@ -16,16 +11,13 @@ import (
 // '^' matches every record), which evgrep does too, apart from where the
 // empty matches of '$' fall.
 func TestRG15NullDataMultiline(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	files := map[string]string{
 		"n1.txt": "a\x00b\x00a\x00",
 		"n2.txt": "a\x00b\x00a\nc\x00",
 		"n3.txt": "a\x00b\x00a\nc",
 		"n4.txt": "\x00a\n\x00\n",
 		"n5.txt": "b\na\x00\nb\x00ab\n\x00",
-	})
-	vars := map[string]string{"ROOT": root}
-	g := testref.OpenPinned(t, rg15)
-	input := testref.Tree(vars, root)
+	}
 	var cases [][]string
 	for _, f := range []string{"n1.txt", "n2.txt", "n3.txt", "n4.txt", "n5.txt"} {
 		for _, p := range []string{"^a$", "a$", "^b", "^c", "c$", `a\nc`, `(?m)^a`, `b$|^a`, `\x00b`, `(?-m)^a`} {
@@ -35,14 +27,5 @@ func TestRG15NullDataMultiline(t *testing.T) {
 			}
 		}
 	}
-	for _, args := range cases {
-		name := strings.Join(args, " ")
-		t.Run(name, func(t *testing.T) {
-			out := g.Run(t, testref.Case{Name: name, Args: args, Dir: root, Env: []string{"RIPGREP_CONFIG_PATH="}, Vars: vars, Input: input})
-			want := result{out.Code, normalize15(out.Stdout), len(out.Stderr) > 0}
-			if got := runEvgrep(t, root, args, ""); got != want {
-				t.Errorf("rg %q\n got: %d %q\nwant: %d %q", args, got.code, got.stdout, want.code, want.stdout)
-			}
-		})
-	}
+	compareRG15(t, files, cases)
 }

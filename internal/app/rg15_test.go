@@ -348,3 +348,24 @@ func TestRG15PrinterAndFlags(t *testing.T) {
 		})
 	}
 }
+
+// compareRG15 runs each invocation of cases in a tree of files, with evgrep
+// and with rg 15.2 (live, else its recorded answers), and compares exit
+// code, stdout (normalize15) and whether stderr was written.
+func compareRG15(t *testing.T, files map[string]string, cases [][]string) {
+	t.Helper()
+	root := writeTree(t, files)
+	vars := map[string]string{"ROOT": root}
+	g := testref.OpenPinned(t, rg15)
+	input := testref.Tree(vars, root)
+	for _, args := range cases {
+		name := strings.Join(args, " ")
+		t.Run(name, func(t *testing.T) {
+			out := g.Run(t, testref.Case{Name: name, Args: args, Dir: root, Env: []string{"RIPGREP_CONFIG_PATH="}, Vars: vars, Input: input})
+			want := result{out.Code, normalize15(out.Stdout), len(out.Stderr) > 0}
+			if got := runEvgrep(t, root, args, ""); got != want {
+				t.Errorf("rg %q\n got: %d %q\nwant: %d %q", args, got.code, got.stdout, want.code, want.stdout)
+			}
+		})
+	}
+}
