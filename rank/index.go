@@ -82,127 +82,135 @@ func Build(docs []*FileDoc) *Index {
 	// Terms get ids in first-seen order. A document that holds its terms
 	// by number (NewFileDoc, Index.Doc) is numbered through a table from
 	// its dictionary's numbers to the index's, filled once per distinct
-	// term; a document made by hand looks each term up. Each chunk's (id,
-	// count) pairs are kept flat, then laid out as postings in sorted
-	// term order.
-	pairs := 0
-	for _, d := range kept {
-		if d.dict != nil {
-			pairs += len(d.tids)
-			continue
-		}
-		for _, tcs := range d.Terms {
-			pairs += len(tcs)
-		}
-	}
-	ids := make(map[string]uint32, 1<<14)
-	var terms []string
-	idOf := func(t string) uint32 {
-		id, ok := ids[t]
-		if !ok {
-			id = uint32(len(terms))
-			ids[t] = id
-			terms = append(terms, t)
-		}
-		return id
-	}
-	remaps := map[*termDict][]uint32{} // dictionary number → index id + 1 (0: none yet)
-	tid, tn := make([]uint32, 0, pairs), make([]uint32, 0, pairs)
-	chunkEnd := make([]int, 0, len(ix.chunks)) // end of chunk c's pairs in tid/tn
+	// term; a document made by hand looks each term up. The postings are
+	// then laid out in sorted term order in two more passes over the
+	// documents (their sizes, then their bytes), so that no list of all
+	// the (chunk, term) pairs is ever held beside the documents.
+	nb := &numbering{ids: make(map[string]uint32, 1<<14), remaps: map[*termDict][]uint32{}}
+	var df []uint32
 	total := 0.0
-	ch := 0
-	for _, d := range kept {
-		if d.dict == nil {
-			for _, tcs := range d.Terms {
-				n := 0
-				for _, tc := range tcs {
-					tid = append(tid, idOf(tc.Term))
-					tn = append(tn, tc.N)
-					n += int(tc.N)
-				}
-				chunkEnd = append(chunkEnd, len(tid))
-				ix.chunks[ch].length = float32(n)
-				total += float64(n)
-				ch++
-			}
-			continue
+	nb.each(kept, func(c int, id, n uint32) {
+		if int(id) == len(df) {
+			df = append(df, 0)
 		}
-		remap := remaps[d.dict]
-		if len(remap) < d.dictLen {
-			remap = append(remap, make([]uint32, d.dictLen-len(remap))...)
-			remaps[d.dict] = remap
-		}
-		base := len(tid)
-		for _, l := range d.tids {
-			g := remap[l]
-			if g == 0 {
-				g = idOf(d.termText(l)) + 1
-				remap[l] = g
-			}
-			tid = append(tid, g-1)
-		}
-		tn = append(tn, d.tns...)
-		from := 0
-		for _, e := range d.ends {
-			n := 0
-			for _, c := range d.tns[from:e] {
-				n += int(c)
-			}
-			from = int(e)
-			chunkEnd = append(chunkEnd, base+from)
-			ix.chunks[ch].length = float32(n)
-			total += float64(n)
-			ch++
-		}
-	}
-	df := make([]uint32, len(terms))
-	for _, id := range tid {
 		df[id]++
-	}
+		ix.chunks[c].length += float32(n)
+		total += float64(n)
+	})
+	terms := nb.terms
+	df = append(df, make([]uint32, len(terms)-len(df))...)
 	order := make([]uint32, len(terms)) // sorted position → id
 	for i := range order {
 		order[i] = uint32(i)
 	}
 	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(terms[a], terms[b]) })
-	// fill[id] is where term id's next posting goes in the flat lists.
-	fill := make([]int, len(terms))
-	at := 0
-	for _, id := range order {
-		fill[id] = at
-		at += int(df[id])
+	// Sizes: each term's postings are its count, then (chunk delta,
+	// count) varint pairs.
+	size := make([]int, len(terms))
+	last := make([]uint32, len(terms))
+	for id := range size {
+		size[id] = uvarintLen(uint64(df[id]))
 	}
-	pc, pn := make([]uint32, len(tid)), make([]uint32, len(tid))
-	from := 0
-	for c, end := range chunkEnd {
-		for k := from; k < end; k++ {
-			id := tid[k]
-			pc[fill[id]], pn[fill[id]] = uint32(c), tn[k]
-			fill[id]++
-		}
-		from = end
-	}
+	nb.each(kept, func(c int, id, n uint32) {
+		size[id] += uvarintLen(uint64(uint32(c)-last[id])) + uvarintLen(uint64(n))
+		last[id] = uint32(c)
+	})
+	// at[id] is where term id's next bytes go.
+	at := make([]int, len(terms))
 	ix.termOff = make([]uint32, 0, len(terms)+1)
 	ix.postOff = make([]uint32, 0, len(terms)+1)
-	ix.postBlob = make([]byte, 0, 3*len(tid)+len(terms))
-	at = 0
+	blob := 0
 	for _, id := range order {
 		t := terms[id]
 		ix.termOff = append(ix.termOff, uint32(len(ix.termBlob)))
 		ix.termBlob = append(ix.termBlob, t...)
-		ix.postOff = append(ix.postOff, uint32(len(ix.postBlob)))
-		ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(df[id]))
-		prev := uint32(0)
-		for k := at; k < at+int(df[id]); k++ {
-			ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(pc[k]-prev))
-			ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(pn[k]))
-			prev = pc[k]
-		}
-		at += int(df[id])
+		ix.postOff = append(ix.postOff, uint32(blob))
+		at[id] = blob
+		blob += size[id]
 	}
+	ix.postBlob = make([]byte, blob)
+	for id := range at {
+		at[id] += binary.PutUvarint(ix.postBlob[at[id]:], uint64(df[id]))
+		last[id] = 0
+	}
+	nb.each(kept, func(c int, id, n uint32) {
+		at[id] += binary.PutUvarint(ix.postBlob[at[id]:], uint64(uint32(c)-last[id]))
+		at[id] += binary.PutUvarint(ix.postBlob[at[id]:], uint64(n))
+		last[id] = uint32(c)
+	})
 	ix.termOff = append(ix.termOff, uint32(len(ix.termBlob)))
 	ix.postOff = append(ix.postOff, uint32(len(ix.postBlob)))
 	ix.finish(total)
 	return ix
+}
+
+// numbering gives the terms of an index's documents their ids, in
+// first-seen order (see Build).
+type numbering struct {
+	ids    map[string]uint32
+	terms  []string
+	remaps map[*termDict][]uint32 // dictionary number → index id + 1 (0: none yet)
+}
+
+func (nb *numbering) idOf(t string) uint32 {
+	id, ok := nb.ids[t]
+	if !ok {
+		id = uint32(len(nb.terms))
+		nb.ids[t] = id
+		nb.terms = append(nb.terms, t)
+	}
+	return id
+}
+
+// each calls fn with every (chunk, term id, count) of docs, chunk by chunk
+// in order (chunks numbered from 0 across docs); the same calls every
+// time.
+func (nb *numbering) each(docs []*FileDoc, fn func(c int, id, n uint32)) {
+	c := 0
+	for _, d := range docs {
+		if d.dict == nil {
+			for i := range d.Chunks {
+				if i < len(d.Terms) {
+					for _, tc := range d.Terms[i] {
+						fn(c, nb.idOf(tc.Term), tc.N)
+					}
+				}
+				c++
+			}
+			continue
+		}
+		remap := nb.remaps[d.dict]
+		if len(remap) < d.dictLen {
+			remap = append(remap, make([]uint32, d.dictLen-len(remap))...)
+			nb.remaps[d.dict] = remap
+		}
+		from := int32(0)
+		for i := range d.Chunks {
+			if i < len(d.ends) {
+				for k := from; k < d.ends[i]; k++ {
+					l := d.tids[k]
+					g := remap[l]
+					if g == 0 {
+						g = nb.idOf(d.termText(l)) + 1
+						remap[l] = g
+					}
+					fn(c, g-1, d.tns[k])
+				}
+				from = d.ends[i]
+			}
+			c++
+		}
+	}
+}
+
+// uvarintLen is the length of x as binary.PutUvarint writes it.
+func uvarintLen(x uint64) int {
+	n := 1
+	for x >= 0x80 {
+		x >>= 7
+		n++
+	}
+	return n
 }
 
 // finish computes what is derived: the average chunk length, each
