@@ -78,7 +78,7 @@ func (m *Matcher) IsMatchIn(buf []byte, start, end int) bool {
 // passes over that hold one are judged here.
 func (m *Matcher) contextNextLine(buf []byte, from int) (int, int, bool) {
 	if m.fast != nil {
-		return m.crlfNextLine(buf, from)
+		return m.crlfNextLine(buf, from, func(f int) (int, int, bool) { return m.fast.NextLine(buf, f) })
 	}
 	for from < len(buf) {
 		ls := from
@@ -104,9 +104,11 @@ func (m *Matcher) contextNextLine(buf []byte, from int) (int, int, bool) {
 	return 0, 0, false
 }
 
-func (m *Matcher) crlfNextLine(buf []byte, from int) (int, int, bool) {
+// crlfNextLine is contextNextLine in CRLF mode; fast gives the fast
+// matcher's next line at or after a position (a LineScanner remembers it).
+func (m *Matcher) crlfNextLine(buf []byte, from int, fast func(int) (int, int, bool)) (int, int, bool) {
 	for from < len(buf) {
-		s, e, ok := m.fast.NextLine(buf, from)
+		s, e, ok := fast(from)
 		limit := len(buf)
 		if ok {
 			limit = s

@@ -445,11 +445,15 @@ type LineScanner struct {
 	size int
 	next []int // per alternative: next occurrence at or after mark, or len(buf)+1
 	mark []int // per alternative: the from of the scan that produced next
+	// The fast matcher's next line in CRLF context mode (context.go),
+	// found from fastMark (-1: none cached).
+	fastS, fastE, fastMark int
+	fastOK                 bool
 }
 
 // NewLineScanner returns a LineScanner for m.
 func (m *Matcher) NewLineScanner() *LineScanner {
-	s := &LineScanner{m: m}
+	s := &LineScanner{m: m, fastMark: -1}
 	if m.pre != nil {
 		s.next = make([]int, len(m.pre.alts))
 		s.mark = make([]int, len(m.pre.alts))
@@ -460,7 +464,21 @@ func (m *Matcher) NewLineScanner() *LineScanner {
 // NextLine is Matcher.NextLine with the per-alternative cache.
 func (s *LineScanner) NextLine(buf []byte, from int) (int, int, bool) {
 	m := s.m
-	if m.none || m.exact != nil || m.plain != nil || m.pre == nil || m.pre.multi != nil || len(m.pre.alts) < 2 || len(buf) == 0 || from < 0 {
+	if m.fast != nil && len(buf) > 0 && from >= 0 {
+		// The fast matcher's line stays the first at or after from
+		// while from does not pass it.
+		if &buf[0] != s.base || len(buf) != s.size {
+			s.base, s.size, s.fastMark = &buf[0], len(buf), -1
+		}
+		return m.crlfNextLine(buf, from, func(from int) (int, int, bool) {
+			if s.fastMark < 0 || s.fastMark > from || s.fastOK && s.fastS < from {
+				s.fastS, s.fastE, s.fastOK = m.fast.NextLine(buf, from)
+				s.fastMark = from
+			}
+			return s.fastS, s.fastE, s.fastOK
+		})
+	}
+	if m.none || m.nulAnchors || m.exact != nil || m.plain != nil || m.pre == nil || m.pre.multi != nil || len(m.pre.alts) < 2 || len(buf) == 0 || from < 0 {
 		return m.NextLine(buf, from)
 	}
 	if &buf[0] != s.base || len(buf) != s.size {
@@ -501,4 +519,4 @@ func (s *LineScanner) NextLine(buf []byte, from int) (int, int, bool) {
 
 // Reset forgets the cached positions; call it whenever the buffer's
 // content changes (a refilled read buffer may keep its address and length).
-func (s *LineScanner) Reset() { s.base, s.size = nil, 0 }
+func (s *LineScanner) Reset() { s.base, s.size, s.fastMark = nil, 0, -1 }
