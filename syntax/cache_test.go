@@ -22,7 +22,7 @@ func fakeParse(calls *atomic.Int32) func(Language, []byte) (*index, error) {
 
 func TestCacheHitsAndKeys(t *testing.T) {
 	var calls atomic.Int32
-	c := newParseCache(4, 100)
+	c := newIndexCache(4, 100)
 	p := fakeParse(&calls)
 	a1, _ := c.get(Go, []byte("abc"), p)
 	a2, _ := c.get(Go, []byte("abc"), p)
@@ -42,7 +42,7 @@ func TestCacheHitsAndKeys(t *testing.T) {
 
 func TestCacheBounds(t *testing.T) {
 	var calls atomic.Int32
-	c := newParseCache(3, 10)
+	c := newIndexCache(3, 10)
 	p := fakeParse(&calls)
 	for i := 0; i < 5; i++ {
 		c.get(Go, []byte(fmt.Sprint(i)), p) // one declaration each
@@ -75,7 +75,7 @@ func TestCacheBounds(t *testing.T) {
 func TestCacheSharesInflightParse(t *testing.T) {
 	release := make(chan struct{})
 	var calls atomic.Int32
-	c := newParseCache(4, 100)
+	c := newIndexCache(4, 100)
 	slow := func(l Language, src []byte) (*index, error) {
 		calls.Add(1)
 		<-release
@@ -112,7 +112,7 @@ func TestCacheSharesInflightParse(t *testing.T) {
 }
 
 func TestCacheParserPanic(t *testing.T) {
-	c := newParseCache(4, 100)
+	c := newIndexCache(4, 100)
 	_, err := c.get(C, []byte("x"), func(Language, []byte) (*index, error) { panic("boom") })
 	var e *Error
 	if !errors.As(err, &e) {

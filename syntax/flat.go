@@ -136,7 +136,7 @@ func ParseFlat(lang Language, src []byte) (*Tree, error) {
 	if len(src) > MaxSource {
 		return nil, fmt.Errorf("%w: %d bytes, over the %d MiB cap", ErrTooLarge, len(src), MaxSource>>20)
 	}
-	return defaultTrees.get(lang, src)
+	return defaultTrees.get(lang, src, parseFlat)
 }
 
 var kindTables sync.Map // Language -> *kindTable
