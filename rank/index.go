@@ -47,8 +47,7 @@ type fileMeta struct {
 	rev       revisions.Revision
 	generated bool
 	cat       Category
-	ptoks     []string // the path's tokens, sorted
-	first, n  int32    // its chunks
+	first, n  int32 // its chunks
 }
 
 type chunkMeta struct {
@@ -213,8 +212,8 @@ func uvarintLen(x uint64) int {
 	return n
 }
 
-// finish computes what is derived: the average chunk length, each
-// file's category and path tokens.
+// finish computes what is derived: the average chunk length and each
+// file's category.
 func (ix *Index) finish(total float64) {
 	if len(ix.chunks) > 0 {
 		ix.avgLen = total / float64(len(ix.chunks))
@@ -222,7 +221,6 @@ func (ix *Index) finish(total float64) {
 	for i := range ix.files {
 		f := &ix.files[i]
 		f.cat = Classify(f.path, f.generated)
-		f.ptoks = pathTokens(f.path)
 	}
 }
 
@@ -560,7 +558,10 @@ func (ix *Index) rerank(q *Query, p *Params, list []scored, held []uint64) {
 			f := ix.chunks[s.chunk].file
 			m, ok := masks[f]
 			if !ok {
-				m = q.pathMask(ix.files[f].ptoks)
+				// The path's tokens, for the candidates' files only:
+				// tokenizing every path of a large index on load cost
+				// a tenth of a warm query.
+				m = q.pathMask(pathTokens(ix.files[f].path))
 				masks[f] = m
 			}
 			if m != 0 {
