@@ -24,21 +24,35 @@ import (
 // analysisPipeline returns the pipeline options and roots of a walk of root
 // (or its sub-paths) with the agent's rules.
 func analysisPipeline(root string, subs []string, hidden bool, glob, exclude []string) (*pipeline.Options, []string) {
-	roots := []string{root}
-	if len(subs) > 0 {
-		roots = roots[:0]
-		for _, p := range subs {
-			roots = append(roots, filepath.Join(root, p))
-		}
-	}
+	roots := walkRoots(root, subs)
 	opts := &pipeline.Options{
-		Walk:   walker.DefaultOptions(),
+		Walk:   agentWalk(hidden, glob, exclude),
 		Search: search.Config{LineTerm: '\n', CRLF: true, LineNumbers: true, BOMPeek: true},
 		Binary: pipeline.Binary{Implicit: search.BinaryQuit, Explicit: search.BinaryQuit},
 		Mmap:   pipeline.MmapChoice(roots, false, false),
 	}
-	wo := &opts.Walk
-	wo.Threads = runtime.NumCPU()
+	opts.Walk.Threads = runtime.NumCPU()
+	return opts, roots
+}
+
+// walkRoots is root, or its sub-paths subs (relative to it) when there
+// are any.
+func walkRoots(root string, subs []string) []string {
+	if len(subs) == 0 {
+		return []string{root}
+	}
+	roots := make([]string, 0, len(subs))
+	for _, p := range subs {
+		roots = append(roots, filepath.Join(root, p))
+	}
+	return roots
+}
+
+// agentWalk is the walk of an agent request: rg's defaults without the
+// .git folder, hidden files when asked, the request's globs and excludes
+// (as rg's -g and -g '!...').
+func agentWalk(hidden bool, glob, exclude []string) walker.Options {
+	wo := walker.DefaultOptions()
 	wo.Hidden = hidden
 	wo.SkipGitDir = true
 	for _, g := range glob {
@@ -47,7 +61,7 @@ func analysisPipeline(root string, subs []string, hidden bool, glob, exclude []s
 	for _, g := range exclude {
 		wo.Globs = append(wo.Globs, ignore.OverrideGlob{Pattern: "!" + strings.TrimPrefix(g, "!")})
 	}
-	return opts, roots
+	return wo
 }
 
 // captureTap is a file's revision tracker that also keeps the raw bytes

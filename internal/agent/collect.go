@@ -61,7 +61,7 @@ func runSearch(r *Request, env Env, root string, subPaths []string) (*searchResu
 		run = gitRun
 	}
 	err = run(roots, opts, m, func() pipeline.Sink {
-		return &collector{b: b, m: m, root: root, note: note, walk: w}
+		return &collector{b: b, m: m, sinkFile: sinkFile{root: root, note: note, walk: w}}
 	})
 	if err != nil {
 		return nil, invalid("%v", err)
@@ -77,16 +77,24 @@ func runSearch(r *Request, env Env, root string, subPaths []string) (*searchResu
 // and the agent's open hook: it applies the path policy and records each
 // file's revision with a revisions.Tracker.
 type collector struct {
+	sinkFile
 	b      *snapshot.Builder
 	m      *matcher.Matcher
-	root   string
-	note   func(string)
-	walk   *walkState
-	path   string // the current file, relative to root
-	tr     *finishTap
 	ranges []matcher.Range
 	utf16  []matcher.Range
 	sr     []snapshot.Range
+}
+
+// sinkFile is what the agent's line sinks (matches, terms) keep of the
+// file being read: the walk it belongs to, its path relative to root and
+// its revision tracker. It gives them their Begin, Open and the Sink
+// methods that do nothing.
+type sinkFile struct {
+	root string
+	note func(string)
+	walk *walkState
+	path string // the current file, relative to root
+	tr   *finishTap
 }
 
 // walkState is what the workers of one search share: the cancel check and
@@ -117,9 +125,8 @@ func (w *walkState) admit(e walker.Entry) (search, more bool) {
 
 // Begin implements pipeline.Sink: stdin and forbidden paths are passed
 // over; a cancelled request stops the walk.
-func (c *collector) Begin(e walker.Entry) (bool, bool) {
-	w := c.walk
-	if search, more := w.admit(e); !search {
+func (c *sinkFile) Begin(e walker.Entry) (bool, bool) {
+	if search, more := c.walk.admit(e); !search {
 		return false, more
 	}
 	rel, err := filepath.Rel(c.root, e.Path)
@@ -132,7 +139,7 @@ func (c *collector) Begin(e walker.Entry) (bool, bool) {
 }
 
 // Open implements pipeline.Opener.
-func (c *collector) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
+func (c *sinkFile) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
 	f, tap, err := openTracked(e.Path)
 	if err != nil {
 		return nil, nil, err
@@ -140,6 +147,18 @@ func (c *collector) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
 	c.tr = tap
 	return f, tap, nil
 }
+
+// Context implements search.Sink.
+func (c *sinkFile) Context(*search.Searcher, *search.Context) (bool, error) { return true, nil }
+
+// ContextBreak implements search.Sink.
+func (c *sinkFile) ContextBreak(*search.Searcher) (bool, error) { return true, nil }
+
+// BinaryData implements search.Sink.
+func (c *sinkFile) BinaryData(*search.Searcher, int64) (bool, error) { return true, nil }
+
+// Finish implements search.Sink.
+func (c *sinkFile) Finish(*search.Searcher, *search.Finish) error { return nil }
 
 // openTracked opens a walked file under the agent's policy (openChecked)
 // with a revision tracker as the pipeline's Tap: the Open of every agent
@@ -234,15 +253,3 @@ func (c *collector) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	c.b.AddLineCounted(c.path, int(m.LineNumber), line[:end], c.sr, total)
 	return true, nil
 }
-
-// Context implements search.Sink.
-func (c *collector) Context(*search.Searcher, *search.Context) (bool, error) { return true, nil }
-
-// ContextBreak implements search.Sink.
-func (c *collector) ContextBreak(*search.Searcher) (bool, error) { return true, nil }
-
-// BinaryData implements search.Sink.
-func (c *collector) BinaryData(*search.Searcher, int64) (bool, error) { return true, nil }
-
-// Finish implements search.Sink.
-func (c *collector) Finish(*search.Searcher, *search.Finish) error { return nil }

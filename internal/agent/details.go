@@ -135,30 +135,16 @@ func boundDetails(d *Details) {
 // the order the guard gives them up, and returns its size as JSON; false
 // when none is left.
 func dropLast(d *Details) (int, bool) {
-	switch {
-	case len(d.Context) > 0:
-		return detailsSize(d.Context[len(d.Context)-1]), pop(&d.Context)
-	case len(d.Next) > 0:
-		return detailsSize(d.Next[len(d.Next)-1]), pop(&d.Next)
-	case len(d.Matches) > 0:
-		return detailsSize(d.Matches[len(d.Matches)-1]), pop(&d.Matches)
-	case len(d.Outlines) > 0:
-		return detailsSize(d.Outlines[len(d.Outlines)-1]), pop(&d.Outlines)
-	case len(d.OtherFiles) > 0:
-		return detailsSize(d.OtherFiles[len(d.OtherFiles)-1]), pop(&d.OtherFiles)
-	case len(d.Files) > 0:
-		return detailsSize(d.Files[len(d.Files)-1]), pop(&d.Files)
-	case len(d.UnverifiedFiles) > 0:
-		return detailsSize(d.UnverifiedFiles[len(d.UnverifiedFiles)-1]), pop(&d.UnverifiedFiles)
-	case len(d.Problems) > 0:
-		return detailsSize(d.Problems[len(d.Problems)-1]), pop(&d.Problems)
-	case len(d.Targets) > 0:
-		return detailsSize(d.Targets[len(d.Targets)-1]), pop(&d.Targets)
-	case len(d.Selection) > 0:
-		return detailsSize(d.Selection[len(d.Selection)-1]), pop(&d.Selection)
-	case len(d.Paths) > 0:
-		return detailsSize(d.Paths[len(d.Paths)-1]), pop(&d.Paths)
-	case d.Retried != nil:
+	for _, drop := range []func() (int, bool){
+		popSized(&d.Context), popSized(&d.Next), popSized(&d.Matches), popSized(&d.Outlines),
+		popSized(&d.OtherFiles), popSized(&d.Files), popSized(&d.UnverifiedFiles), popSized(&d.Problems),
+		popSized(&d.Targets), popSized(&d.Selection), popSized(&d.Paths),
+	} {
+		if n, ok := drop(); ok {
+			return n, true
+		}
+	}
+	if d.Retried != nil {
 		c := detailsSize(d.Retried)
 		d.Retried = nil
 		return c, true
@@ -166,9 +152,17 @@ func dropLast(d *Details) (int, bool) {
 	return 0, false
 }
 
-// pop removes the last element of a non-empty list (the array is shared
-// with no one: re-slicing leaves it as it was).
-func pop[T any](list *[]T) bool {
-	*list = (*list)[:len(*list)-1]
-	return true
+// popSized returns a step of dropLast for one list: it removes the list's
+// last element (the array is shared with no one: re-slicing leaves it as
+// it was) and returns its size as JSON; false when the list is empty.
+func popSized[T any](list *[]T) func() (int, bool) {
+	return func() (int, bool) {
+		n := len(*list)
+		if n == 0 {
+			return 0, false
+		}
+		size := detailsSize((*list)[n-1])
+		*list = (*list)[:n-1]
+		return size, true
+	}
 }

@@ -422,7 +422,7 @@ func TestDetailsFieldNames(t *testing.T) {
 // unverified.
 func TestRevisionVerifiedWhileOpen(t *testing.T) {
 	root := tree(t, map[string]string{"whole.txt": strings.Repeat("needle\n", 50), "grows.txt": strings.Repeat("needle\n", 50), "cut.txt": strings.Repeat("needle\n", 50)})
-	c := &collector{b: snapshot.NewBuilder(), root: root, note: func(string) {}, walk: &walkState{}}
+	c := &collector{b: snapshot.NewBuilder(), sinkFile: sinkFile{root: root, note: func(string) {}, walk: &walkState{}}}
 	for _, name := range []string{"whole.txt", "grows.txt", "cut.txt"} {
 		e := walker.Entry{Path: filepath.Join(root, name)}
 		if ok, _ := c.Begin(e); !ok {

@@ -294,17 +294,7 @@ func outline(req *Request, env Env, root string) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	roots := []string{root}
-	if len(subs) > 0 {
-		roots = nil
-		for _, s := range subs {
-			roots = append(roots, filepath.Join(root, s))
-		}
-	}
-	wo := walker.DefaultOptions()
-	wo.Hidden = req.hidden()
-	wo.SkipGitDir = true
-	files, err := ListFiles(root, roots, wo)
+	files, err := ListFiles(root, walkRoots(root, subs), agentWalk(req.hidden(), nil, nil))
 	if err != nil {
 		return nil, invalid("%v", err)
 	}

@@ -12,8 +12,6 @@ import (
 	"github.com/evgrep/evgrep/internal/rankindex"
 	"github.com/evgrep/evgrep/rank"
 	"github.com/evgrep/evgrep/snapshot"
-	"github.com/evgrep/evgrep/walker"
-	"github.com/evgrep/evgrep/walker/ignore"
 )
 
 // Rank answers: the options of their items snapshot.
@@ -99,22 +97,8 @@ func rankRequest(req *Request, env Env, root string) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	roots := []string{root}
-	if len(subs) > 0 {
-		roots = nil
-		for _, s := range subs {
-			roots = append(roots, filepath.Join(root, s))
-		}
-	}
-	wo := walker.DefaultOptions()
-	wo.Hidden = req.hidden()
-	wo.SkipGitDir = true
-	for _, g := range req.Glob {
-		wo.Globs = append(wo.Globs, ignore.OverrideGlob{Pattern: g})
-	}
-	for _, g := range req.Exclude {
-		wo.Globs = append(wo.Globs, ignore.OverrideGlob{Pattern: "!" + strings.TrimPrefix(g, "!")})
-	}
+	roots := walkRoots(root, subs)
+	wo := agentWalk(req.hidden(), req.Glob, req.Exclude)
 	ix, st, err := rankindex.Load(rankindex.Options{
 		Root: root, Roots: roots, Walk: wo, Tag: "agent",
 		Open: openChecked, Skip: forbiddenFile, Store: env.Store,

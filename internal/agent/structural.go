@@ -13,7 +13,6 @@ import (
 	"github.com/evgrep/evgrep/snapshot"
 	"github.com/evgrep/evgrep/structural"
 	"github.com/evgrep/evgrep/walker"
-	"github.com/evgrep/evgrep/walker/ignore"
 )
 
 // Bounds of structural answers.
@@ -130,23 +129,9 @@ type structFile struct {
 // runStructural searches root with the request and returns the files with
 // matches (sorted by path) and the builder holding every file read.
 func runStructural(r *Request, env Env, root string, m structural.Matcher, lang *structural.Lang, lits []string, keepSrc bool) ([]*structFile, *snapshot.ItemsBuilder, []string, error) {
-	roots := []string{root}
-	if len(r.Paths) > 0 {
-		roots = roots[:0]
-		for _, p := range r.Paths {
-			roots = append(roots, filepath.Join(root, p))
-		}
-	}
-	wo := walker.DefaultOptions()
+	roots := walkRoots(root, r.Paths)
+	wo := agentWalk(r.hidden(), r.Glob, r.Exclude)
 	wo.Threads = runtime.NumCPU()
-	wo.Hidden = r.hidden()
-	wo.SkipGitDir = true
-	for _, g := range r.Glob {
-		wo.Globs = append(wo.Globs, ignore.OverrideGlob{Pattern: g})
-	}
-	for _, g := range r.Exclude {
-		wo.Globs = append(wo.Globs, ignore.OverrideGlob{Pattern: "!" + strings.TrimPrefix(g, "!")})
-	}
 	var problems []string
 	wo.OnError = func(err error) {
 		if len(problems) < maxProblems {

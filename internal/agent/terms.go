@@ -188,7 +188,7 @@ func runTerms(req *Request, env Env, root string, subPaths []string, match terms
 	b := snapshot.NewItemsBuilder()
 	w := &walkState{env: env}
 	err = pipeline.Run(roots, opts, ts.Lines(), func() pipeline.Sink {
-		return &termsCollector{ts: ts, scan: terms.NewFileScan(ts), match: match, root: root, note: note, walk: w, keep: keep, b: b}
+		return &termsCollector{ts: ts, scan: terms.NewFileScan(ts), match: match, sinkFile: sinkFile{root: root, note: note, walk: w}, keep: keep, b: b}
 	})
 	if err != nil {
 		return nil, nil, invalid("%v", err)
@@ -277,47 +277,26 @@ func (k *termsKeep) trimLocked() {
 // path policy and revision tracking (as collector), the terms' counts of
 // the file, and its items, handed to termsKeep when the file is done.
 type termsCollector struct {
+	sinkFile
 	ts     *matcher.TermSet
 	scan   *terms.FileScan
 	match  terms.Match
-	root   string
-	note   func(string)
-	walk   *walkState
 	keep   *termsKeep
 	b      *snapshot.ItemsBuilder
-	path   string
-	tr     *finishTap
 	items  []termItem
 	cut    termItem
 	cutSet bool
 	line   string // the current line's text, for excerpts of short lines
 }
 
-// Begin implements pipeline.Sink (as collector.Begin).
+// Begin implements pipeline.Sink (as sinkFile.Begin).
 func (c *termsCollector) Begin(e walker.Entry) (bool, bool) {
-	w := c.walk
-	if search, more := w.admit(e); !search {
+	if search, more := c.sinkFile.Begin(e); !search {
 		return false, more
 	}
-	rel, err := filepath.Rel(c.root, e.Path)
-	if err != nil {
-		rel = e.Path
-	}
-	c.path = filepath.ToSlash(rel)
-	c.tr = nil
 	c.scan.Reset()
 	c.items = c.items[:0]
 	return true, true
-}
-
-// Open implements pipeline.Opener (as collector.Open).
-func (c *termsCollector) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
-	f, tap, err := openTracked(e.Path)
-	if err != nil {
-		return nil, nil, err
-	}
-	c.tr = tap
-	return f, tap, nil
 }
 
 // End implements pipeline.Sink.
@@ -401,18 +380,6 @@ func (c *termsCollector) excerpt(line []byte, r matcher.TermRange) string {
 	}
 	return s
 }
-
-// Context implements search.Sink.
-func (c *termsCollector) Context(*search.Searcher, *search.Context) (bool, error) { return true, nil }
-
-// ContextBreak implements search.Sink.
-func (c *termsCollector) ContextBreak(*search.Searcher) (bool, error) { return true, nil }
-
-// BinaryData implements search.Sink.
-func (c *termsCollector) BinaryData(*search.Searcher, int64) (bool, error) { return true, nil }
-
-// Finish implements search.Sink.
-func (c *termsCollector) Finish(*search.Searcher, *search.Finish) error { return nil }
 
 // continueTerms answers a cursor of a multi-term answer: its next page of
 // items, from the snapshot.
