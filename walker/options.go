@@ -99,6 +99,9 @@ type Options struct {
 	// applies --glob-case-insensitive. They are relative to the current
 	// directory.
 	Globs []ignore.OverrideGlob
+	// GlobRoot is the folder Globs are rooted at instead of the current
+	// directory (an agent request's root: its globs name paths under it).
+	GlobRoot string
 	// Types filters files by -t/-T; nil means no filter.
 	Types *types.Matcher
 	// Follow follows symbolic links (-L). Without it, symlinks met in the

@@ -84,10 +84,14 @@ func newRules(o *Options) (*rules, error) {
 	// the global excludes file and --ignore-file files are rooted there.
 	cwd, cwdErr := syscall.Getwd()
 	if len(o.Globs) > 0 {
-		if cwdErr != nil {
-			return nil, cwdErr
+		base := o.GlobRoot
+		if base == "" {
+			if cwdErr != nil {
+				return nil, cwdErr
+			}
+			base = cwd
 		}
-		ov, err := ignore.NewOverride(cwd, o.Globs)
+		ov, err := ignore.NewOverride(base, o.Globs)
 		if err != nil {
 			return nil, err
 		}

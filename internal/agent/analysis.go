@@ -5,63 +5,44 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
+	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/internal/oserr"
-	"github.com/evgrep/evgrep/internal/pipeline"
-	"github.com/evgrep/evgrep/internal/search"
+	"github.com/evgrep/evgrep/internal/scope"
 	"github.com/evgrep/evgrep/revisions"
 	"github.com/evgrep/evgrep/snapshot"
 	"github.com/evgrep/evgrep/walker"
-	"github.com/evgrep/evgrep/walker/ignore"
 )
 
 // Shared helpers of the analyses (impact, imports, tests): the pipeline's
 // options for a walk under the agent's rules, a tap that keeps a file's
 // bytes, and reading one named file under the path policy.
 
-// analysisPipeline returns the pipeline options and roots of a walk of root
-// (or its sub-paths) with the agent's rules.
-func analysisPipeline(root string, subs []string, hidden bool, glob, exclude []string) (*pipeline.Options, []string) {
-	roots := walkRoots(root, subs)
-	opts := &pipeline.Options{
-		Walk:   agentWalk(hidden, glob, exclude),
-		Search: search.Config{LineTerm: '\n', CRLF: true, LineNumbers: true, BOMPeek: true},
-		Binary: pipeline.Binary{Implicit: search.BinaryQuit, Explicit: search.BinaryQuit},
-		Mmap:   pipeline.MmapChoice(roots, false, false),
+// scopeOf is the scope of a request under root: the front end's own walk
+// and decoding rules when it gives them (Env.Scope: the command line's
+// ignore, hidden, glob, type, depth, size and link flags, -E), else the
+// request's hidden, glob and exclude; the sub-paths de-duplicated.
+func scopeOf(r *Request, env Env, root string, subs []string) *scope.Scope {
+	sc := &scope.Scope{Root: root, Subs: scope.Dedupe(subs)}
+	if env.Scope != nil {
+		sc.Walk, sc.Input = env.Scope.Walk, env.Scope.Input
+	} else {
+		sc.Walk = scope.Agent(r.hidden(), r.Glob, r.Exclude)
+		// A request's globs name paths under its root, wherever the
+		// server runs.
+		sc.Walk.GlobRoot = root
 	}
-	opts.Walk.Threads = runtime.NumCPU()
-	return opts, roots
+	return sc
 }
 
-// walkRoots is root, or its sub-paths subs (relative to it) when there
-// are any.
-func walkRoots(root string, subs []string) []string {
-	if len(subs) == 0 {
-		return []string{root}
+// inputOf is the decoding of the front end's files: its scope's, else the
+// search's default (byte-order marks only).
+func inputOf(env Env) input.Options {
+	if env.Scope != nil {
+		return env.Scope.Input
 	}
-	roots := make([]string, 0, len(subs))
-	for _, p := range subs {
-		roots = append(roots, filepath.Join(root, p))
-	}
-	return roots
-}
-
-// agentWalk is the walk of an agent request: rg's defaults without the
-// .git folder, hidden files when asked, the request's globs and excludes
-// (as rg's -g and -g '!...').
-func agentWalk(hidden bool, glob, exclude []string) walker.Options {
-	wo := walker.DefaultOptions()
-	wo.Hidden = hidden
-	wo.SkipGitDir = true
-	for _, g := range glob {
-		wo.Globs = append(wo.Globs, ignore.OverrideGlob{Pattern: g})
-	}
-	for _, g := range exclude {
-		wo.Globs = append(wo.Globs, ignore.OverrideGlob{Pattern: "!" + strings.TrimPrefix(g, "!")})
-	}
-	return wo
+	return input.Options{}
 }
 
 // captureTap is a file's revision tracker that also keeps the raw bytes

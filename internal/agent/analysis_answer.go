@@ -91,7 +91,8 @@ func (r *Request) validateAnalysis() error {
 // analysisRequest answers a new mode impact request; root is the
 // normalized path (a file with line, else the folder searched).
 func analysisRequest(req *Request, env Env, root string) (*Answer, error) {
-	spec := ImpactSpec{Hidden: req.hidden(), Glob: req.Glob, Exclude: req.Exclude, Env: env, Symbol: req.Symbol}
+	sc := scopeOf(req, env, root, nil)
+	spec := ImpactSpec{Hidden: req.hidden(), Glob: req.Glob, Exclude: req.Exclude, Walk: sc.Walk, Input: sc.Input, Env: env, Symbol: req.Symbol}
 	if req.ParseBudget != nil {
 		spec.ParseBudget = *req.ParseBudget
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/internal/pipeline"
+	"github.com/evgrep/evgrep/internal/scope"
 	"github.com/evgrep/evgrep/revisions"
 	"github.com/evgrep/evgrep/snapshot"
 )
@@ -305,6 +306,11 @@ type Env struct {
 	// files with the number searched so far. It is called from several
 	// goroutines at once.
 	Progress func(files int)
+	// Scope, when set, holds a front end's own walk and decoding rules
+	// (the command line's flags); every analysis then walks with them
+	// instead of the request's hidden, glob and exclude fields. Its Root
+	// and Subs are not used: they come from the request.
+	Scope *scope.Scope
 }
 
 // Handle answers one request. It never panics on bad input; failures are
@@ -405,15 +411,9 @@ func handle(req *Request, env Env) (*Answer, error) {
 
 // searchRequest runs a new search and answers it.
 func searchRequest(req *Request, env Env, root string) (*Answer, error) {
-	if fi, err := os.Stat(root); err == nil && !fi.IsDir() {
-		// path names a file: search it from its folder, so that it is
-		// shown (and its parser found) by its name.
-		if len(req.Paths) > 0 {
-			return nil, invalid("path %s names a file: paths (sub-paths of a folder) do not apply", shorten(req.Path, maxEchoBytes))
-		}
-		r := *req
-		r.Path, r.Paths = filepath.Dir(root), StringList{filepath.Base(root)}
-		req, root = &r, r.Path
+	req, root, err := fileAsRoot(req, root)
+	if err != nil {
+		return nil, err
 	}
 	subs, err := subPaths(root, req.Paths)
 	if err != nil {
@@ -475,6 +475,22 @@ func searchRequest(req *Request, env Env, root string) (*Answer, error) {
 		addBudgetNote(a, req)
 	}
 	return a, err
+}
+
+// fileAsRoot is the request and root to use when path names a file: its
+// folder as the root and the file as the one sub-path, so that it is shown
+// (and its parser found) by its name, in every mode that walks.
+func fileAsRoot(req *Request, root string) (*Request, string, error) {
+	fi, err := os.Stat(root)
+	if err != nil || fi.IsDir() {
+		return req, root, nil
+	}
+	if len(req.Paths) > 0 {
+		return nil, "", invalid("path %s names a file: paths (sub-paths of a folder) do not apply", shorten(req.Path, maxEchoBytes))
+	}
+	r := *req
+	r.Path, r.Paths = filepath.Dir(root), StringList{filepath.Base(root)}
+	return &r, r.Path, nil
 }
 
 // addBudgetNote states the budget the answer was kept to, after the status
@@ -769,7 +785,8 @@ func subPaths(root string, paths []string) ([]string, error) {
 		}
 		out = append(out, filepath.ToSlash(rel))
 	}
-	return out, nil
+	// A path given twice, or inside another given path, is walked once.
+	return scope.Dedupe(out), nil
 }
 
 func status(t snapshot.Totals) string {

@@ -37,7 +37,8 @@ func runSearch(r *Request, env Env, root string, subPaths []string) (*searchResu
 	if err != nil {
 		return nil, &Error{Code: CodePattern, Msg: err.Error()}
 	}
-	opts, roots := analysisPipeline(root, subPaths, r.hidden(), r.Glob, r.Exclude)
+	sc := scopeOf(r, env, root, subPaths)
+	opts, roots := sc.Pipeline(), sc.Roots()
 	var mu sync.Mutex
 	res := &searchResult{}
 	note := func(msg string) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/internal/pipeline"
+	"github.com/evgrep/evgrep/internal/scope"
 	"github.com/evgrep/evgrep/internal/search"
 	"github.com/evgrep/evgrep/matcher"
 	"github.com/evgrep/evgrep/revisions"
@@ -45,7 +46,12 @@ type ImpactSpec struct {
 	Line   int
 	Symbol string
 	// ParseBudget bounds the files parsed (0: defaultParseBudget).
-	ParseBudget   int
+	ParseBudget int
+	// Walk and Input are the scope's walk and decoding rules (scopeOf);
+	// Hidden, Glob and Exclude the request's fields, kept in the
+	// snapshot's fingerprint.
+	Walk          walker.Options
+	Input         input.Options
 	Hidden        bool
 	Glob, Exclude []string
 	// Env carries the cancel check and progress of the walk.
@@ -368,7 +374,8 @@ func RunImpact(spec ImpactSpec) (*ImpactResult, error) {
 	if err != nil {
 		return nil, &Error{Code: CodePattern, Msg: err.Error()}
 	}
-	opts, roots := analysisPipeline(spec.Root, spec.Subs, spec.Hidden, spec.Glob, spec.Exclude)
+	sc := &scope.Scope{Root: spec.Root, Subs: spec.Subs, Walk: spec.Walk, Input: spec.Input}
+	opts, roots := sc.Pipeline(), sc.Roots()
 	res := &ImpactResult{Name: name, Target: target, Budget: budget}
 	var pmu sync.Mutex
 	note := func(msg string) {

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evgrep/evgrep/internal/scope"
 	"github.com/evgrep/evgrep/internal/testref"
 )
 
@@ -31,7 +32,7 @@ func TestImpactGoRootReadRune(t *testing.T) {
 		t.Skip("type-checks several std packages from source")
 	}
 	src := filepath.Join(testref.GoRoot(t), "src")
-	res, err := RunImpact(ImpactSpec{Root: src, Symbol: "bufio.Reader.ReadRune", Hidden: true})
+	res, err := RunImpact(ImpactSpec{Root: src, Symbol: "bufio.Reader.ReadRune", Hidden: true, Walk: scope.Agent(true, nil, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

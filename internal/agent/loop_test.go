@@ -4,12 +4,13 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"github.com/evgrep/evgrep/syntax"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evgrep/evgrep/syntax"
 
 	"github.com/evgrep/evgrep/revisions"
 	"github.com/evgrep/evgrep/snapshot"

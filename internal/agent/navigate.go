@@ -10,7 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/internal/pipeline"
+	"github.com/evgrep/evgrep/internal/scope"
 	"github.com/evgrep/evgrep/internal/search"
 	"github.com/evgrep/evgrep/matcher"
 	"github.com/evgrep/evgrep/revisions"
@@ -135,8 +137,10 @@ func (s *navSink) BinaryData(*search.Searcher, int64) (bool, error)        { ret
 func (s *navSink) Finish(*search.Searcher, *search.Finish) error           { return nil }
 
 // run walks the workspace; the kept files come back in path order.
-func (r *navRun) run(env Env, hidden bool) error {
-	opts, roots := analysisPipeline(r.root, nil, hidden, nil, nil)
+func (r *navRun) run(spec NavSpec) error {
+	sc := &scope.Scope{Root: r.root, Walk: spec.Walk, Input: spec.Input}
+	opts, roots := sc.Pipeline(), sc.Roots()
+	env := spec.Env
 	opts.Walk.OnError = func(err error) {
 		r.mu.Lock()
 		if len(r.problems) < maxProblems {
@@ -202,10 +206,12 @@ type navTarget struct {
 
 // NavSpec is what one navigation analysis looks at.
 type NavSpec struct {
-	Root   string // the workspace (absolute)
-	File   string // the file (absolute)
-	Hidden bool
-	Env    Env
+	Root string // the workspace (absolute)
+	File string // the file (absolute)
+	// Walk and Input are the scope's walk and decoding rules (scopeOf).
+	Walk  walker.Options
+	Input input.Options
+	Env   Env
 }
 
 // Snapshot options of a navigation analysis.
@@ -293,7 +299,7 @@ func RunImports(spec NavSpec) (*snapshot.Snapshot, []string, error) {
 		}
 		fam := langFamily(t.lang)
 		run := &navRun{root: t.ws, m: m, wantData: true, keep: func(rel string) bool { return inFamily(rel, fam) }}
-		if err := run.run(spec.Env, spec.Hidden); err != nil {
+		if err := run.run(spec); err != nil {
 			return nil, nil, err
 		}
 		over, searched = run.over, int(run.walk.seen.Load())
@@ -471,7 +477,7 @@ func RunTests(spec NavSpec) (*snapshot.Snapshot, []string, error) {
 		}
 		return "name"
 	}
-	if err := run.run(spec.Env, spec.Hidden); err != nil {
+	if err := run.run(spec); err != nil {
 		return nil, nil, err
 	}
 	notes = append(notes, run.problems...)

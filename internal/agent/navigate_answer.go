@@ -65,7 +65,9 @@ func navRequest(req *Request, env Env, root string) (*Answer, error) {
 	if c, err := snapshot.NormalizeRoot(cwd); err == nil {
 		cwd = c
 	}
-	spec := NavSpec{Root: workspaceOf(root, cwd), File: root, Hidden: req.hidden(), Env: env}
+	ws := workspaceOf(root, cwd)
+	sc := scopeOf(req, env, ws, nil)
+	spec := NavSpec{Root: ws, File: root, Walk: sc.Walk, Input: sc.Input, Env: env}
 	run := RunImports
 	if req.Mode == ModeTests {
 		run = RunTests

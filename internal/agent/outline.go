@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/snapshot"
 	"github.com/evgrep/evgrep/syntax"
@@ -59,8 +60,9 @@ type OutlineItem struct {
 }
 
 // OutlineFiles outlines files (paths as given, relative to root when not
-// absolute) in parallel; the result is sorted by path.
-func OutlineFiles(root string, paths []string) []FileOutline {
+// absolute) in parallel, each decoded as a search reads it (in: byte-order
+// marks, -E); the result is sorted by path.
+func OutlineFiles(root string, paths []string, in input.Options) []FileOutline {
 	out := make([]FileOutline, len(paths))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 4)
@@ -70,7 +72,7 @@ func OutlineFiles(root string, paths []string) []FileOutline {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			out[i] = outlineOne(root, p)
+			out[i] = outlineOne(root, p, in)
 		}()
 	}
 	wg.Wait()
@@ -78,7 +80,7 @@ func OutlineFiles(root string, paths []string) []FileOutline {
 	return out
 }
 
-func outlineOne(root, p string) FileOutline {
+func outlineOne(root, p string, in input.Options) FileOutline {
 	fo := FileOutline{Path: p}
 	abs := p
 	if !filepath.IsAbs(abs) {
@@ -124,7 +126,7 @@ func outlineOne(root, p string) FileOutline {
 		fo.Note = "over the size cap"
 		return fo
 	}
-	decls, err := syntax.Outline(lang, data)
+	decls, err := syntax.Outline(lang, pipeline.Decode(abs, data, in))
 	if err != nil {
 		if errors.Is(err, syntax.ErrNoParser) {
 			fo.Note = "no parser in this build"
@@ -290,11 +292,16 @@ func ListFiles(root string, roots []string, opts walker.Options) ([]string, erro
 // outline answers mode outline: files under path/paths, in pages of at
 // most 16 KiB with a cursor for the rest.
 func outline(req *Request, env Env, root string) (*Answer, error) {
+	req, root, err := fileAsRoot(req, root)
+	if err != nil {
+		return nil, err
+	}
 	subs, err := subPaths(root, req.Paths)
 	if err != nil {
 		return nil, err
 	}
-	files, err := ListFiles(root, walkRoots(root, subs), agentWalk(req.hidden(), nil, nil))
+	sc := scopeOf(req, env, root, subs)
+	files, err := ListFiles(root, sc.Roots(), sc.Walk)
 	if err != nil {
 		return nil, invalid("%v", err)
 	}
@@ -348,7 +355,7 @@ func outlinePage(env Env, root string, subs, files []string, offset int, exports
 fill:
 	for next < len(files) {
 		chunk := files[next:min(len(files), next+outlineChunk)]
-		for _, fo := range OutlineFiles(root, chunk) {
+		for _, fo := range OutlineFiles(root, chunk, inputOf(env)) {
 			used := b.Len() + body.Len() + otherLen
 			if fo.Note == noParserNote {
 				add := len(shorten(fo.Path, maxEchoBytes)) + 2

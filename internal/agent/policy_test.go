@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/snapshot"
 	"github.com/evgrep/evgrep/syntax"
 )
@@ -228,7 +229,7 @@ func TestSwappedForSymlinkNotRead(t *testing.T) {
 	root := tree(t, map[string]string{"ok.go": "package ok\n\nfunc Fine() {}\n"})
 	symlink(t, filepath.Join(home, ".ssh/secret.go"), filepath.Join(root, "a.go"))
 	symlink(t, filepath.Join(home, ".ssh"), filepath.Join(root, "keys"))
-	outs := OutlineFiles(root, []string{"a.go", "keys/secret.go", "ok.go"})
+	outs := OutlineFiles(root, []string{"a.go", "keys/secret.go", "ok.go"}, input.Options{})
 	for _, fo := range outs {
 		leaked := false
 		for _, it := range fo.Items {
@@ -321,7 +322,7 @@ func TestSpecialFilesNoHang(t *testing.T) {
 			}
 		}
 		done := make(chan []FileOutline, 1)
-		go func() { done <- OutlineFiles(root, []string{rel}) }()
+		go func() { done <- OutlineFiles(root, []string{rel}, input.Options{}) }()
 		select {
 		case outs := <-done:
 			if len(outs) != 1 || outs[0].Note == "" || len(outs[0].Items) > 0 {

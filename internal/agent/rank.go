@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/internal/rankindex"
 	"github.com/evgrep/evgrep/rank"
 	"github.com/evgrep/evgrep/snapshot"
@@ -23,6 +24,8 @@ const (
 	optRankLimit = "rank.limit"
 	optRankFiles = "rank.indexFiles"
 	optRankChunk = "rank.indexChunks"
+	// optEncoding is the -E label the files were decoded with (none: BOM only).
+	optEncoding = "encoding"
 )
 
 // rankHonesty is the line every rank answer carries.
@@ -93,14 +96,18 @@ func (r *Request) validateRank() error {
 // exclude, hidden as a search) for the query or the related chunk, keeps
 // the best maxRankItems as an items snapshot and answers its first page.
 func rankRequest(req *Request, env Env, root string) (*Answer, error) {
+	req, root, err := fileAsRoot(req, root)
+	if err != nil {
+		return nil, err
+	}
 	subs, err := subPaths(root, req.Paths)
 	if err != nil {
 		return nil, err
 	}
-	roots := walkRoots(root, subs)
-	wo := agentWalk(req.hidden(), req.Glob, req.Exclude)
+	sc := scopeOf(req, env, root, subs)
+	roots, wo := sc.Roots(), sc.Walk
 	ix, st, err := rankindex.Load(rankindex.Options{
-		Root: root, Roots: roots, Walk: wo, Tag: "agent",
+		Root: root, Roots: roots, Walk: wo, Input: sc.Input, Tag: "agent",
 		Open: openChecked, Skip: forbiddenFile, Store: env.Store,
 	})
 	if err != nil {
@@ -108,6 +115,9 @@ func rankRequest(req *Request, env Env, root string) (*Answer, error) {
 	}
 	var hits []rank.Hit
 	opts := map[string]string{optAnalysis: analysisRank}
+	if sc.Input.Encoding != "" {
+		opts[optEncoding] = sc.Input.Encoding
+	}
 	if req.Related != nil {
 		rel := filepath.ToSlash(req.Related.Path)
 		if filepath.IsAbs(req.Related.Path) {
@@ -259,7 +269,7 @@ func rankSource(snap *snapshot.Snapshot, it snapshot.Item) ([]byte, string) {
 		return nil, forbiddenMsg
 	}
 	src, err := rankindex.Source(snap.Meta.Root, rank.Hit{Path: it.Path, Rev: f.Revision,
-		Chunk: rank.Chunk{StartByte: int(it.Start), EndByte: int(it.End)}})
+		Chunk: rank.Chunk{StartByte: int(it.Start), EndByte: int(it.End)}}, input.Options{Encoding: snap.Meta.Options[optEncoding]})
 	if err != nil {
 		return nil, "the file changed since it was ranked; not shown (rank again)"
 	}

@@ -129,8 +129,12 @@ type structFile struct {
 // runStructural searches root with the request and returns the files with
 // matches (sorted by path) and the builder holding every file read.
 func runStructural(r *Request, env Env, root string, m structural.Matcher, lang *structural.Lang, lits []string, keepSrc bool) ([]*structFile, *snapshot.ItemsBuilder, []string, error) {
-	roots := walkRoots(root, r.Paths)
-	wo := agentWalk(r.hidden(), r.Glob, r.Exclude)
+	subs, err := subPaths(root, r.Paths)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sc := scopeOf(r, env, root, subs)
+	roots, wo := sc.Roots(), sc.Walk
 	wo.Threads = runtime.NumCPU()
 	var problems []string
 	wo.OnError = func(err error) {
@@ -147,7 +151,7 @@ func runStructural(r *Request, env Env, root string, m structural.Matcher, lang 
 	b := snapshot.NewItemsBuilder()
 	var files []*structFile
 	cancelled := false
-	_, err := astsearch.Run(&astsearch.Options{
+	_, err = astsearch.Run(&astsearch.Options{
 		Roots: roots, Walk: wo, Lang: lang, Matcher: m, Literals: lits,
 		Skip: func(e walker.Entry) bool { return forbiddenFile(e.Path) },
 		Open: openChecked,

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -143,13 +141,9 @@ func (r *Request) termsOptions(m terms.Match) map[string]string {
 // termsRequest runs a multi-term search (one pass of the pipeline) and
 // answers its first page.
 func termsRequest(req *Request, env Env, root string) (*Answer, error) {
-	if fi, err := os.Stat(root); err == nil && !fi.IsDir() {
-		if len(req.Paths) > 0 {
-			return nil, invalid("path %s names a file: paths (sub-paths of a folder) do not apply", shorten(req.Path, maxEchoBytes))
-		}
-		r := *req
-		r.Path, r.Paths = filepath.Dir(root), StringList{filepath.Base(root)}
-		req, root = &r, r.Path
+	req, root, err := fileAsRoot(req, root)
+	if err != nil {
+		return nil, err
 	}
 	subs, err := subPaths(root, req.Paths)
 	if err != nil {
@@ -173,7 +167,8 @@ func runTerms(req *Request, env Env, root string, subPaths []string, match terms
 	if err != nil {
 		return nil, nil, &Error{Code: CodePattern, Msg: err.Error()}
 	}
-	opts, roots := analysisPipeline(root, subPaths, req.hidden(), req.Glob, req.Exclude)
+	sc := scopeOf(req, env, root, subPaths)
+	opts, roots := sc.Pipeline(), sc.Roots()
 	var mu sync.Mutex
 	var problems []string
 	note := func(msg string) {

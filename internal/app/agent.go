@@ -70,7 +70,7 @@ func (r *run) outline(wopts walker.Options) int {
 	for _, p := range list {
 		files = append(files, strings.TrimPrefix(p, "./"))
 	}
-	outlines := agent.OutlineFiles(cwd, files)
+	outlines := agent.OutlineFiles(cwd, files, r.cfg.Pipeline.Input)
 	if r.cfg.Args.Has("json") {
 		for _, o := range agent.JSONOutlines(outlines) {
 			b, _ := json.Marshal(o)

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/evgrep/evgrep/internal/agent"
+	"github.com/evgrep/evgrep/internal/scope"
+	"github.com/evgrep/evgrep/walker"
 )
 
 // analysis implements --impact FILE:LINE, --impact-symbol NAME [PATH],
@@ -16,7 +18,7 @@ import (
 // the agent's analysis answered whole (every item, no cursor), as text or,
 // with --json, one JSON object per item then a summary object. Exit codes
 // as a search: 0 with items, 1 without, 2 on an error.
-func (r *run) analysis() int {
+func (r *run) analysis(wopts walker.Options) int {
 	cfg := r.cfg
 	cwd, _ := os.Getwd()
 	req := &agent.Request{Mode: agent.ModeImpact, Glob: cfg.Args.Values("glob")}
@@ -61,7 +63,10 @@ func (r *run) analysis() int {
 			req.Path = cfg.Paths[0]
 		}
 	}
-	a := agent.HandleFull(req, agent.Env{Cwd: cwd})
+	// The command line's scope flags (ignore rules, hidden, globs, types,
+	// depth, size, links, -E) make the analysis's walk, as for a search.
+	sc := &scope.Scope{Walk: wopts, Input: cfg.Pipeline.Input}
+	a := agent.HandleFull(req, agent.Env{Cwd: cwd, Scope: sc})
 	if a.Failed {
 		msg := a.Text
 		if e := a.Details.Error; e != nil {

@@ -22,6 +22,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/evgrep/evgrep/internal/cli"
 	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/internal/printer"
@@ -29,7 +31,6 @@ import (
 	"github.com/evgrep/evgrep/matcher/pcre2"
 	"github.com/evgrep/evgrep/walker"
 	"github.com/evgrep/evgrep/walker/types"
-	"golang.org/x/term"
 )
 
 // Version is evgrep's version string. `make release` sets it to `git
@@ -193,8 +194,6 @@ func (r *run) main() int {
 		return r.agent()
 	case cli.CmdMCP:
 		return r.mcp()
-	case cli.CmdAnalysis:
-		return r.analysis()
 	case cli.CmdSearchNever:
 		// rg searches nothing when no pattern can match (an empty -f file
 		// or -m0).
@@ -214,6 +213,8 @@ func (r *run) main() int {
 		return exitError
 	}
 	switch cfg.Command {
+	case cli.CmdAnalysis:
+		return r.analysis(wopts)
 	case cli.CmdOutline:
 		return r.outline(wopts)
 	case cli.CmdStructural:

@@ -57,6 +57,7 @@ func (r *run) rank(wopts walker.Options) int {
 	wopts.SkipGitDir = true
 	ix, _, err := rankindex.Load(rankindex.Options{
 		Root: cwd, Roots: r.cfg.Paths, Walk: wopts,
+		Input: r.cfg.Pipeline.Input,
 		Store: snapshot.NewStore(snapshot.DefaultStateDir()),
 	})
 	if err != nil {
@@ -69,7 +70,7 @@ func (r *run) rank(wopts walker.Options) int {
 		fmt.Fprintln(r.out, rankNote)
 	}
 	for _, h := range hits {
-		src, err := rankindex.Source(cwd, h)
+		src, err := rankindex.Source(cwd, h, r.cfg.Pipeline.Input)
 		if jsonOut {
 			o := map[string]any{"path": h.Path, "startLine": h.Chunk.StartLine, "endLine": h.Chunk.EndLine,
 				"score": round3(h.Score), "kind": h.Chunk.Kind}

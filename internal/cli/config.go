@@ -137,6 +137,22 @@ type Config struct {
 	Rev, ChangedSince string
 }
 
+// scopeConfig derives the walk and the decoding of a command that reads
+// files without a pattern (an analysis) as a search derives them.
+func scopeConfig(a *Args, c *Config) error {
+	in, err := inputOptions(a)
+	if err != nil {
+		return err
+	}
+	wo, err := walkOptions(a)
+	if err != nil {
+		return err
+	}
+	c.Pipeline = pipeline.Options{Walk: wo, Input: in}
+	c.Types = typeChanges(a)
+	return nil
+}
+
 // Load parses argv and derives the Config.
 func Load(argv []string, env Env) (*Config, error) {
 	argv, warnings := withConfigArgs(argv)
@@ -173,6 +189,11 @@ func Load(argv []string, env Env) (*Config, error) {
 					return nil, fmt.Errorf("invalid digit found in string")
 				}
 				c.ParseBudget = n
+			}
+			// The scope flags mean what they mean for a search: ignore
+			// rules, hidden, globs, types, depth, size, links, -E.
+			if err := scopeConfig(a, c); err != nil {
+				return nil, err
 			}
 			return c, nil
 		}

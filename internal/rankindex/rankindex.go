@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/rank"
 	"github.com/evgrep/evgrep/revisions"
@@ -40,6 +41,9 @@ type Options struct {
 	Skip func(path string) bool
 	// Store holds the cache (nil, or one without a state folder: none).
 	Store *snapshot.Store
+	// Input decodes each file as a search over the same scope reads it
+	// (byte-order marks, -E), so chunks and their lines are the search's.
+	Input input.Options
 	// Tag keeps caches apart that differ in what Skip leaves out (the
 	// agent's policy): it is part of the cache's key.
 	Tag string
@@ -96,7 +100,7 @@ func Load(o Options) (*rank.Index, Stats, error) {
 	if err != nil {
 		cwd = ""
 	}
-	key := cacheKey(root, roots, o.Walk, o.Tag)
+	key := cacheKey(root, roots, o.Walk, o.Input, o.Tag)
 	name := blobNamePrefix + key[:32]
 	var cached *rank.Index
 	useCache := o.Store != nil && o.Store.Dir() != ""
@@ -174,7 +178,7 @@ func Load(o Options) (*rank.Index, Stats, error) {
 					docs[i] = cached.Doc(shown[i])
 					continue
 				}
-				docs[i] = readDoc(open, paths[i], shown[i])
+				docs[i] = readDoc(open, paths[i], shown[i], o.Input)
 			}
 		}()
 	}
@@ -207,7 +211,7 @@ func Load(o Options) (*rank.Index, Stats, error) {
 }
 
 // readDoc reads and chunks one file; nil when it cannot be read.
-func readDoc(open func(string) (*os.File, error), path, shown string) *rank.FileDoc {
+func readDoc(open func(string) (*os.File, error), path, shown string, in input.Options) *rank.FileDoc {
 	f, err := open(path)
 	if err != nil {
 		return nil
@@ -233,7 +237,7 @@ func readDoc(open func(string) (*os.File, error), path, shown string) *rank.File
 		rev.Verified = false
 		return &rank.FileDoc{Path: shown, Rev: rev}
 	}
-	return rank.NewFileDoc(shown, rev, data)
+	return rank.NewFileDoc(shown, rev, pipeline.Decode(path, data, in))
 }
 
 // display is the path shown for a walked path: relative to root with '/'
@@ -261,9 +265,9 @@ func Abs(root, shown string) string {
 
 // cacheKey names the cache of one walk: the root, the roots walked and the
 // walk's options that change which files are seen.
-func cacheKey(root string, roots []string, w walker.Options, tag string) string {
+func cacheKey(root string, roots []string, w walker.Options, in input.Options, tag string) string {
 	h := sha256.New()
-	io.WriteString(h, tag+"\x00"+root)
+	io.WriteString(h, tag+"\x00"+root+"\x00"+in.Encoding)
 	for _, r := range roots {
 		a, _ := filepath.Abs(r)
 		io.WriteString(h, "\x00"+a)
@@ -286,12 +290,14 @@ var ErrChanged = errors.New("changed since it was indexed; not shown")
 // Source returns the bytes of hit h's chunk (a file under root), read
 // from disk and verified against the indexed revision first (identity and
 // content hash), so that what is shown is what was ranked.
-func Source(root string, h rank.Hit) ([]byte, error) {
+func Source(root string, h rank.Hit, in input.Options) ([]byte, error) {
 	c := h.Chunk
-	data, st, err := revisions.ReadVerified(Abs(root, h.Path), h.Rev, rank.MaxFileBytes)
+	abs := Abs(root, h.Path)
+	data, st, err := revisions.ReadVerified(abs, h.Rev, rank.MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
+	data = pipeline.Decode(abs, data, in)
 	if st != revisions.Same || !h.Rev.Verified || c.StartByte < 0 || c.EndByte > len(data) || c.StartByte > c.EndByte {
 		return nil, ErrChanged
 	}

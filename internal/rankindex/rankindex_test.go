@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/rank"
 	"github.com/evgrep/evgrep/snapshot"
 	"github.com/evgrep/evgrep/walker"
@@ -90,14 +91,14 @@ func TestSourceVerified(t *testing.T) {
 	if len(hits) != 1 {
 		t.Fatalf("hits %v", hits)
 	}
-	src, err := Source(root, hits[0])
+	src, err := Source(root, hits[0], input.Options{})
 	if err != nil || !strings.Contains(string(src), "topic1") {
 		t.Fatalf("source %q, %v", src, err)
 	}
 	if err := os.WriteFile(filepath.Join(root, hits[0].Path), []byte("file 1 talks about topic1!\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Source(root, hits[0]); !errors.Is(err, ErrChanged) {
+	if _, err := Source(root, hits[0], input.Options{}); !errors.Is(err, ErrChanged) {
 		t.Errorf("changed file: %v", err)
 	}
 }
@@ -118,7 +119,7 @@ func TestSkipAndCorruptCache(t *testing.T) {
 			t.Errorf("skipped file indexed: %s", ix.File(i).Path)
 		}
 	}
-	key := cacheKey(root, []string{root}, wo, "")
+	key := cacheKey(root, []string{root}, wo, input.Options{}, "")
 	if err := store.WriteBlob(blobNamePrefix+key[:32], []byte("garbage")); err != nil {
 		t.Fatal(err)
 	}
