@@ -593,13 +593,20 @@ func fitsOnePage(snap *snapshot.Snapshot, req *Request) bool {
 	if t.Partial || t.Retained > limit {
 		return false
 	}
-	size := 0
+	// Both forms must fit: the text, and the details of every line (a
+	// page whose details fill up ends early, and "lines 1–82 of 97" is
+	// neither everything nor the summary).
+	size, det := 0, 0
 	for _, f := range snap.Files() {
+		if !f.Revision.Verified {
+			det += detailsSize(UnverifiedJSON{Path: shortenJSON(f.Path, maxEchoBytes), Reason: unverifiedReason}) + 1
+		}
 		for _, l := range snap.FileLines(f.Path) {
 			size += len(formatLine(l, snapshot.MaxExcerptChars)) + 2*req.context()*contextLineBytes
+			det += detailsSize(matchJSON(l, snapshot.MaxExcerptChars)) + len(`,"unverified":true,`) + 2*req.context()*contextLineBytes
 		}
 	}
-	return size <= req.textBudget(responseBudget-everythingReserve, budgetReserve)
+	return size <= req.textBudget(responseBudget-everythingReserve, budgetReserve) && det <= MaxDetailsBytes-matchesDetailsReserve-everythingReserve
 }
 
 func withLimit(req *Request, n int) *Request {

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/evgrep/evgrep/matcher"
 	"github.com/evgrep/evgrep/snapshot"
@@ -149,9 +150,13 @@ func invalid(format string, a ...any) error {
 	return &Error{Code: CodeInvalidRequest, Msg: fmt.Sprintf(format, a...)}
 }
 
-// ParseRequest decodes one request strictly: unknown fields, trailing data
-// and wrong types are errors.
+// ParseRequest decodes one request strictly: unknown fields, field names
+// in another case, fields given twice, trailing data and wrong types are
+// errors.
 func ParseRequest(data []byte) (*Request, error) {
+	if err := checkKeys(data, reflect.TypeFor[Request]()); err != nil {
+		return nil, invalid("request is not a valid JSON object of known fields: %v", err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var r Request

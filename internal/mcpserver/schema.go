@@ -60,8 +60,10 @@ func searchTool() *mcp.Tool {
 		Description:  toolDescription,
 		InputSchema:  in,
 		OutputSchema: schemaOf(reflect.TypeFor[agent.Details]()),
-		// The tool only reads files under the search root.
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
+		// The tool reads files under the search root, and a structural
+		// rewrite with apply:true writes them (existing files, replaced
+		// whole): not read-only, destructive, not idempotent.
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: new(true), IdempotentHint: false, OpenWorldHint: new(false)},
 	}
 }
 

@@ -16,7 +16,8 @@ type listedTool struct {
 	InputSchema  map[string]any `json:"inputSchema"`
 	OutputSchema map[string]any `json:"outputSchema"`
 	Annotations  struct {
-		ReadOnlyHint *bool `json:"readOnlyHint"`
+		ReadOnlyHint    *bool `json:"readOnlyHint"`
+		DestructiveHint *bool `json:"destructiveHint"`
 	} `json:"annotations"`
 }
 
@@ -54,8 +55,13 @@ func TestSchema(t *testing.T) {
 	if len(tools) != 1 || tools[0].Name != ToolName || tools[0].Description != toolDescription {
 		t.Fatalf("tools: %+v", tools)
 	}
-	if ro := tools[0].Annotations.ReadOnlyHint; ro == nil || !*ro {
-		t.Fatal("the search tool is not marked read-only")
+	// Finding 11 of the seam issue: apply:true writes files, so the tool
+	// is neither read-only nor harmless.
+	if ro := tools[0].Annotations.ReadOnlyHint; ro != nil && *ro {
+		t.Fatal("the search tool is marked read-only, but a rewrite with apply writes files")
+	}
+	if d := tools[0].Annotations.DestructiveHint; d == nil || !*d {
+		t.Fatal("the search tool is not marked destructive (apply replaces files)")
 	}
 	in := tools[0].InputSchema
 	props, _ := in["properties"].(map[string]any)

@@ -1,0 +1,82 @@
+package agent
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/evgrep/evgrep/snapshot"
+)
+
+// The regressions of the seam issue (issue 20's numbered findings), each
+// checked through the one entry point every front end uses.
+
+// TestAutoAnswersAllOrSummary (finding 1): an implicit auto answer is
+// every line or the summary, never a page cut short by its details.
+func TestAutoAnswersAllOrSummary(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 97; i++ {
+		fmt.Fprintf(&b, "app.register_blueprint(a%d); register_blueprint(b); register_blueprint(c); register_blueprint(d)\n", i)
+	}
+	root := tree(t, map[string]string{"app.py": b.String(), "other.py": "register_blueprint(x)\n"})
+	a := ask(t, Env{Store: snapshot.NewMemoryStore(), Cwd: root}, `{"pattern":"register_blueprint"}`)
+	d := a.Details
+	if d.Mode == ModeMatches && (d.Page == nil || !d.Page.Done || d.Page.Count != 98) {
+		t.Fatalf("auto answered a partial page: %+v\n%s", d.Page, a.Text)
+	}
+	if d.Mode != ModeMatches && d.Mode != ModeSummary {
+		t.Fatalf("mode %q", d.Mode)
+	}
+	if n := detailsSize(d); n > MaxDetailsBytes {
+		t.Fatalf("details %d bytes", n)
+	}
+}
+
+// TestRequestKeysExact (finding 9): field names are case-sensitive and
+// given once, as the schema's additionalProperties:false says.
+func TestRequestKeysExact(t *testing.T) {
+	root := tree(t, map[string]string{"a.txt": "x\ny\n"})
+	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+	for _, req := range []string{
+		`{"pattern":"x","PATTERN":"y"}`,
+		`{"Pattern":"y"}`,
+		`{"pattern":"x","pattern":"y"}`,
+		`{"mode":"inspect","targets":[{"path":"a.txt","Line":1}]}`,
+		`{"mode":"rank","related":{"path":"a.txt","line":1,"line":2}}`,
+	} {
+		a := HandleJSON([]byte(req), env)
+		if !a.Failed || a.Details.Error == nil || a.Details.Error.Code != CodeInvalidRequest {
+			t.Errorf("%s: not refused:\n%s", req, a.Text)
+		}
+	}
+	if a := ask(t, env, `{"pattern":"x","glob":["*.txt"],"targets":null}`); a.Details.Totals.Lines != 1 {
+		t.Fatalf("a well-formed request: %s", a.Text)
+	}
+}
+
+// TestOutlineOfOneFile (finding 2): mode outline with path naming a file
+// outlines that file, by its name.
+func TestOutlineOfOneFile(t *testing.T) {
+	root := tree(t, map[string]string{"api/http_client.go": "package api\n\nfunc Get() {}\n"})
+	a := ask(t, Env{Store: snapshot.NewMemoryStore(), Cwd: root}, `{"mode":"outline","path":"api/http_client.go"}`)
+	if strings.Contains(a.Text, "Without a parser") || !strings.Contains(a.Text, "http_client.go") {
+		t.Fatalf("outline of a file:\n%s", a.Text)
+	}
+}
+
+// TestOverlappingPathsOnce (finding 4): paths given twice or one inside
+// another are searched once: every line once, with one number.
+func TestOverlappingPathsOnce(t *testing.T) {
+	root := tree(t, map[string]string{"api/a.go": "x\nx\n", "api/sub/b.go": "x\n", "c.go": "x\n"})
+	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+	for _, paths := range []string{`["api","api"]`, `["api","api/sub"]`, `["api/sub","api"]`, `["api/","./api"]`} {
+		a := ask(t, env, `{"pattern":"x","paths":`+paths+`}`)
+		if a.Details.Totals.Lines != 3 || a.Details.Totals.Searched != 2 {
+			t.Errorf("paths %s: %+v\n%s", paths, a.Details.Totals, a.Text)
+		}
+	}
+	a := ask(t, env, `{"terms":["x","y"],"paths":["api","api/sub"]}`)
+	if a.Details.Terms == nil || a.Details.Terms.FilesSearched != 2 {
+		t.Errorf("terms over overlapping paths: %s", a.Text)
+	}
+}
