@@ -323,6 +323,7 @@ func Handle(req *Request, env Env) *Answer {
 	if err != nil {
 		return bound(errorAnswer(err))
 	}
+	completeNext(a)
 	return bound(a)
 }
 
@@ -642,6 +643,17 @@ func page(req *Request, env Env) (*Answer, error) {
 	if cur.Kind == snapshot.KindItems && snap.Meta.Options[optAnalysis] == analysisRank {
 		return continueRank(req, env, snap, cur)
 	}
+	if cur.Kind == snapshot.KindItems && snap.Meta.Options["op"] == ModeStructural {
+		// A structural page's cursor goes on with or without its mode.
+		if req.Pattern != "" || req.Path != "" || len(req.Paths) > 0 || (req.Mode != "" && req.Mode != ModeStructural) {
+			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "a structural cursor only continues its matches: {\"cursor\":…} alone"}
+		}
+		limit := cur.Limit
+		if req.Limit != nil {
+			limit = *req.Limit
+		}
+		return structuralPage(env, snap, cur.Offset, limit, "")
+	}
 	if cur.Kind == snapshot.KindItems && snap.Meta.Options[optOperation] == opTerms {
 		return continueTerms(req, env, snap, cur)
 	}
@@ -945,7 +957,7 @@ func renderSummary(a *Answer, v view, offset int) error {
 			addNext(d, Request{Cursor: s, Paths: StringList{files[0].Path}}, fmt.Sprintf("the match lines of %s only, numbered as here (paths takes 1–%d files)", files[0].Path, maxSelect))
 		}
 		addNext(d, Request{Cursor: s, Mode: ModeMatches}, fmt.Sprintf("every match line from #1, %d per page", v.limit))
-		if n := inspectNumbers(d.Matches); len(n) > 0 {
+		if n := inspectNumbers(d.Matches); len(n) > 0 && inspectable(snap) {
 			addNext(d, Request{Cursor: s, Mode: ModeInspect, MatchIndices: n}, "the code around "+matchList(n))
 		}
 	} else if len(files) > 0 && echoable(snap, files[0].Path) {
@@ -996,6 +1008,11 @@ func matchList(n []int) string {
 	}
 	return "match " + strings.Join(parts, ", ")
 }
+
+// inspectable reports whether the match numbers of snap can be inspected:
+// not those of a search of a Git commit's files (inspect reads the working
+// files, which are not the lines the search numbered).
+func inspectable(snap *snapshot.Snapshot) bool { return snap.Meta.Options["rev"] == "" }
 
 // addNext appends a suggested call.
 func addNext(d *Details, r Request, why string) {
@@ -1197,7 +1214,7 @@ func fillMatches(a *Answer, v view, sel snapshot.PathSelection, offset int, line
 			d.Problems = append(d.Problems, "cursor unavailable: "+err.Error())
 		}
 	}
-	if n := inspectNumbers(d.Matches); len(n) > 0 {
+	if n := inspectNumbers(d.Matches); len(n) > 0 && inspectable(snap) {
 		if base := cmp.Or(d.Cursor, v.cursor); base != "" {
 			addNext(d, Request{Cursor: base, Mode: ModeInspect, MatchIndices: n}, "the code around "+matchList(n))
 		} else {

@@ -112,6 +112,13 @@ const (
 	// termsPageReserve is kept free on a page for the cursor and the next
 	// call.
 	termsPageReserve = 1024
+	// termsListBytes bounds the first page's per-term counts (text and
+	// details alike): each term is echoed within its share of it, less
+	// termRowBytes for the counts around it, and at least termEchoMin
+	// bytes.
+	termsListBytes = 6144
+	termRowBytes   = 80
+	termEchoMin    = 24
 )
 
 // Git bounds.

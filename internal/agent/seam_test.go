@@ -80,3 +80,26 @@ func TestOverlappingPathsOnce(t *testing.T) {
 		t.Errorf("terms over overlapping paths: %s", a.Text)
 	}
 }
+
+// TestTermsWithinBounds (finding 10): 64 terms of 256 bytes each keep
+// the first page's text and details within 16 KiB.
+func TestTermsWithinBounds(t *testing.T) {
+	var terms []string
+	var src strings.Builder
+	for i := 0; i < 64; i++ {
+		term := fmt.Sprintf("t%02d_%s", i, strings.Repeat("x", 252))
+		terms = append(terms, fmt.Sprintf("%q", term))
+		src.WriteString(term + "\n")
+	}
+	root := tree(t, map[string]string{"a.txt": src.String()})
+	a := ask(t, Env{Store: snapshot.NewMemoryStore(), Cwd: root}, `{"terms":[`+strings.Join(terms, ",")+`]}`)
+	if n := detailsSize(a.Details); n > MaxDetailsBytes {
+		t.Errorf("details %d bytes, over %d", n, MaxDetailsBytes)
+	}
+	if len(a.Text) > snapshot.MaxResponseBytes || strings.Contains(a.Text, "not shown (16 KiB bound)") {
+		t.Errorf("text %d bytes, or cut:\n%s", len(a.Text), a.Text[len(a.Text)-300:])
+	}
+	if a.Details.Terms == nil || len(a.Details.Terms.Terms) != 64 || a.Details.Terms.Terms[63].Occurrences != 1 {
+		t.Fatalf("per-term counts: %+v", a.Details.Terms)
+	}
+}

@@ -462,7 +462,16 @@ func renderTerms(a *Answer, env Env, snap *snapshot.Snapshot, offset int, first 
 	if first && match != string(terms.MatchNone) {
 		tj.Terms = termsCounts(snap, scan)
 		if snap.Totals.Partial {
-			tj.Found = scan.Found
+			tj.Found = append([]TermCountJSON(nil), scan.Found...)
+		}
+		// Up to 64 terms of 256 bytes each: each is echoed within its
+		// share of the list's bound, so that text and details both fit.
+		echo := max(termEchoMin, termsListBytes/max(1, len(tj.Terms))-termRowBytes)
+		for i := range tj.Terms {
+			tj.Terms[i].Term = shortenJSON(tj.Terms[i].Term, echo)
+		}
+		for i := range tj.Found {
+			tj.Found[i].Term = shortenJSON(tj.Found[i].Term, echo)
 		}
 		b.WriteString("Per term (from the stored items; lines, occurrences, files):\n")
 		for i, c := range tj.Terms {

@@ -1,0 +1,123 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/evgrep/evgrep/internal/gittest"
+	"github.com/evgrep/evgrep/snapshot"
+)
+
+// contractTree is a Git repository with code in two languages, a test
+// file, an importer and enough matches to page, for the contract table.
+func contractTree(t *testing.T) (string, *gittest.Repo) {
+	r := gittest.New(t)
+	var many strings.Builder
+	for i := 0; i < 150; i++ {
+		fmt.Fprintf(&many, "func helper%d() { Target(%d) }\n", i, i)
+	}
+	r.Write(map[string]string{
+		"go.mod":           "module example.com/m\n\ngo 1.22\n",
+		"lib/lib.go":       "package lib\n\n// Target is the function every test finds.\nfunc Target(n int) int {\n\treturn n + 1\n}\n",
+		"lib/lib_test.go":  "package lib\n\nimport \"testing\"\n\nfunc TestTarget(t *testing.T) {\n\tif Target(1) != 2 {\n\t\tt.Fatal(\"Target\")\n\t}\n}\n",
+		"lib/many.go":      "package lib\n\n" + many.String(),
+		"app/main.go":      "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() {\n\tprintln(lib.Target(3))\n}\n",
+		"py/tool.py":       "def target(n):\n    return n + 1\n\nprint(target(2))\n",
+		"docs/notes.txt":   "Target is documented here.\n",
+	})
+	r.Commit("first")
+	return r.Dir, r
+}
+
+// contractRequests are requests of every mode and form.
+var contractRequests = []string{
+	`{"pattern":"Target"}`,
+	`{"pattern":"Target","mode":"summary"}`,
+	`{"pattern":"Target","mode":"matches","limit":5}`,
+	`{"pattern":"Target","mode":"matches","context":2,"limit":3}`,
+	`{"pattern":"Target","budget":"critical"}`,
+	`{"pattern":"Target","paths":["lib"]}`,
+	`{"pattern":"nowhere-to-be-found","paths":["app"]}`,
+	`{"pattern":"Target","rev":"HEAD","mode":"matches","limit":5}`,
+	`{"pattern":"Target","rev":"HEAD"}`,
+	`{"terms":["Target","helper1","main"]}`,
+	`{"terms":["Target","zzz"],"match":"none"}`,
+	`{"mode":"impact","symbol":"Target"}`,
+	`{"mode":"impact","path":"lib/lib.go","line":4}`,
+	`{"mode":"imports","path":"app/main.go"}`,
+	`{"mode":"tests","path":"lib/lib.go"}`,
+	`{"mode":"rank","query":"target function"}`,
+	`{"mode":"outline"}`,
+	`{"mode":"outline","path":"lib/lib.go"}`,
+	`{"mode":"inspect","path":"lib/many.go","line":40}`,
+	`{"mode":"inspect","targets":[{"path":"lib/lib.go","line":4},{"path":"py/tool.py","line":2}]}`,
+	`{"mode":"structural","pattern":"Target($A)","lang":"go"}`,
+	`{"mode":"structural","pattern":"Target($A)","lang":"go","limit":2}`,
+}
+
+// TestContractTable: every answer of every mode, and every answer one of
+// its suggested next calls leads to, keeps the contract: text and details
+// each within 16 KiB, a status, a cursor in the details only when a next
+// call continues with it, and suggested next calls that all execute.
+func TestContractTable(t *testing.T) {
+	root, _ := contractTree(t)
+	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+	for _, req := range contractRequests {
+		t.Run(req, func(t *testing.T) {
+			a := HandleJSON([]byte(req), env)
+			if a.Failed {
+				t.Fatalf("%s failed: %s", req, a.Text)
+			}
+			checkContract(t, env, req, a, 2)
+		})
+	}
+}
+
+// checkContract checks one answer and follows its next calls depth levels.
+func checkContract(t *testing.T, env Env, req string, a *Answer, depth int) {
+	t.Helper()
+	if len(a.Text) > snapshot.MaxResponseBytes {
+		t.Errorf("%s: text %d bytes", req, len(a.Text))
+	}
+	if n := detailsSize(a.Details); n > MaxDetailsBytes {
+		t.Errorf("%s: details %d bytes", req, n)
+	}
+	if a.Details.Status == "" {
+		t.Errorf("%s: no status", req)
+	}
+	if c := a.Details.Cursor; c != "" {
+		found := false
+		for _, n := range a.Details.Next {
+			if n.Request.Cursor == c {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: details.cursor %s is in no next call:\n%s", req, c, a.Text)
+		}
+	}
+	if results(a) && len(a.Details.Next) == 0 {
+		t.Errorf("%s: an answer with results suggests no next call:\n%s", req, a.Text)
+	}
+	if depth == 0 {
+		return
+	}
+	for _, n := range a.Details.Next {
+		b, _ := json.Marshal(n.Request)
+		next := HandleJSON(b, env)
+		if next.Failed {
+			t.Errorf("%s suggests %s (%s), which fails:\n%s", req, b, n.Why, next.Text)
+			continue
+		}
+		checkContract(t, env, string(b), next, depth-1)
+	}
+}
+
+// results reports whether an answer holds results to go on from.
+func results(a *Answer) bool {
+	d := a.Details
+	return len(d.Matches) > 0 || len(d.Files) > 0 || len(d.Targets) > 0 || len(d.Outlines) > 0 ||
+		d.Impact != nil && len(d.Impact.Items) > 0 || d.Navigation != nil && len(d.Navigation.Items) > 0
+}
