@@ -401,7 +401,7 @@ func (s *Store) readSnapshot(id string, now time.Time) (*Snapshot, error) {
 }
 
 // evictDisk applies the bounds to the state folder: idle snapshots and the
-// least recently used beyond MaxSnapshots (of the snapshots with match
+// least recently used beyond MaxDiskSnapshots or MaxDiskBytes (of the snapshots with match
 // lines; MaxAuxSnapshots of the others, counted apart) become tombstones; tombstones
 // beyond MaxTombstones or older than TombstoneTTL, directories without a
 // snapshot (a crashed write) and temporary files are removed. Best effort:
@@ -416,8 +416,9 @@ func (s *Store) evictDisk(now time.Time, keep string) {
 			return err
 		}
 		type ent struct {
-			dir string
-			t   time.Time
+			dir  string
+			t    time.Time
+			size int64
 		}
 		var live, auxLive, tombs []ent
 		for _, e := range entries {
@@ -433,12 +434,12 @@ func (s *Store) evictDisk(now time.Time, keep string) {
 			}
 			if fi, err := os.Lstat(filepath.Join(p, snapFileName)); err == nil {
 				if _, err := os.Lstat(filepath.Join(p, auxName)); err == nil {
-					auxLive = append(auxLive, ent{p, fi.ModTime()})
+					auxLive = append(auxLive, ent{p, fi.ModTime(), fi.Size()})
 				} else {
-					live = append(live, ent{p, fi.ModTime()})
+					live = append(live, ent{p, fi.ModTime(), fi.Size()})
 				}
 			} else if fi, err := os.Lstat(filepath.Join(p, expiredName)); err == nil {
-				tombs = append(tombs, ent{p, fi.ModTime()})
+				tombs = append(tombs, ent{p, fi.ModTime(), 0})
 			} else {
 				os.RemoveAll(p)
 			}
@@ -452,19 +453,21 @@ func (s *Store) evictDisk(now time.Time, keep string) {
 				return es[i].t.After(es[j].t) || es[i].t.Equal(es[j].t) && es[i].dir < es[j].dir
 			})
 		}
-		evict := func(es []ent, bound int) {
+		evict := func(es []ent, bound int, maxBytes int64) {
 			newest(es)
+			var bytes int64
 			for i, e := range es {
-				if i >= bound || now.Sub(e.t) > IdleExpiry {
+				bytes += e.size
+				if i >= bound || i > 0 && bytes > maxBytes || now.Sub(e.t) > IdleExpiry {
 					if writeAtomic(e.dir, expiredName, nil, now) == nil {
 						os.Remove(filepath.Join(e.dir, snapFileName))
-						tombs = append(tombs, ent{e.dir, now})
+						tombs = append(tombs, ent{e.dir, now, 0})
 					}
 				}
 			}
 		}
-		evict(live, MaxSnapshots)
-		evict(auxLive, MaxAuxSnapshots)
+		evict(live, MaxDiskSnapshots, MaxDiskBytes)
+		evict(auxLive, MaxAuxSnapshots, MaxDiskBytes)
 		newest(tombs)
 		for i, e := range tombs {
 			if i >= MaxTombstones || now.Sub(e.t) > TombstoneTTL {

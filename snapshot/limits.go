@@ -32,9 +32,17 @@ const (
 	// is also the size up to which revisions.Check re-hashes a file.
 	MaxInspectBytes = revisions.RehashLimit
 
-	// MaxSnapshots is how many snapshots a Store keeps (LRU), in memory
-	// and in its state folder.
+	// MaxSnapshots is how many snapshots a Store keeps in memory (LRU):
+	// one MCP session's, or one process's copies of its state folder's.
 	MaxSnapshots = 20
+
+	// MaxDiskSnapshots and MaxDiskBytes bound the snapshots of a state
+	// folder (LRU, by count and by the bytes of their files). The folder
+	// is shared by every --agent process of the user, so several agents
+	// searching at once keep each other's cursors: many more slots than
+	// one session's, bounded by bytes.
+	MaxDiskSnapshots = 512
+	MaxDiskBytes     = 256 << 20
 
 	// IdleExpiry is how long a snapshot is kept without being used.
 	IdleExpiry = 10 * time.Minute

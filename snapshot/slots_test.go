@@ -59,7 +59,8 @@ func TestAuxSnapshotsNeverEvictSearches(t *testing.T) {
 				return storeWithClock(st.dir, clk)
 			}
 			var toks []string
-			for i := range MaxSnapshots {
+			bound := slotsOf(st)
+			for i := range bound {
 				clk.t = clk.t.Add(time.Second)
 				tok, err := st.NewCursor(mustSnapshot(t, fmt.Sprintf("live%d", i), 2), KindSummary, 0, PathSelection{})
 				if err != nil {
@@ -92,7 +93,7 @@ func TestAuxSnapshotsNeverEvictSearches(t *testing.T) {
 			}
 			if st.dir != "" {
 				live, tombs := countDirs(t, st.dir)
-				if live != MaxSnapshots+MaxAuxSnapshots || tombs != 10 {
+				if live != bound+MaxAuxSnapshots || tombs != 10 {
 					t.Errorf("%d live, %d tombstones in the folder", live, tombs)
 				}
 			}

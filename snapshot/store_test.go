@@ -345,7 +345,8 @@ func TestEviction(t *testing.T) {
 			}
 			var toks []string
 			var snaps []*Snapshot
-			for i := 0; i < MaxSnapshots+5; i++ {
+			bound := slotsOf(st)
+			for i := 0; i < bound+5; i++ {
 				clk.t = clk.t.Add(time.Second)
 				snap := mustSnapshot(t, fmt.Sprintf("ev%d", i), 3)
 				tok, err := st.NewCursor(snap, KindSummary, 0, PathSelection{})
@@ -373,7 +374,7 @@ func TestEviction(t *testing.T) {
 			}
 			if st.dir != "" {
 				live, tombs := countDirs(t, st.dir)
-				if live != MaxSnapshots || tombs != 5 {
+				if live != bound || tombs != 5 {
 					t.Errorf("%d live, %d tombstones in the folder", live, tombs)
 				}
 			}
