@@ -416,7 +416,10 @@ func RunImpact(spec ImpactSpec) (*ImpactResult, error) {
 		}
 		todo = append(todo, f)
 	}
-	parseAll(todo, name, st.input.Input)
+	parseAll(todo, name, st.input.Input, st.walk)
+	if st.walk.cancelled.Load() {
+		return nil, &Error{Code: CodeCancelled, Msg: fmt.Sprintf("the analysis was cancelled while parsing, after %d files searched", st.walk.seen.Load())}
+	}
 	for _, f := range todo {
 		if f.parse {
 			res.Parsed++
@@ -470,7 +473,7 @@ func allInTest(occs []syntax.Occurrence) bool {
 // saw, decoded as the walk decoded it) and classifies the occurrences of
 // name in them, a few at once. A file that changed, or that would pass the
 // memory bound, keeps the walk's occurrences, unclassified.
-func parseAll(files []*impactFile, name string, in input.Options) {
+func parseAll(files []*impactFile, name string, in input.Options, ws *walkState) {
 	var retained atomic.Int64
 	var wg sync.WaitGroup
 	next := atomic.Int64{}
@@ -484,6 +487,14 @@ func parseAll(files []*impactFile, name string, in input.Options) {
 					return
 				}
 				f := files[i]
+				if ws.cancelled.Load() || ws.env.Cancelled != nil && ws.env.Cancelled() {
+					// Cancelled: the files not parsed yet are left.
+					ws.cancelled.Store(true)
+					return
+				}
+				if ws.env.Progress != nil && (i+1)%parseProgressEvery == 0 {
+					ws.env.Progress(int(ws.seen.Load()) + i + 1)
+				}
 				if f.rev.Size > syntax.MaxSource {
 					f.why = whyNotWhole
 					continue

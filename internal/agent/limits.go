@@ -41,6 +41,10 @@ const (
 // ProgressEvery is how many searched files separate two Env.Progress calls.
 const ProgressEvery = 256
 
+// parseProgressEvery is how many parsed files separate two Env.Progress
+// calls of an impact's parse stage (a parse costs far more than a read).
+const parseProgressEvery = 8
+
 // Context budgets (Request.Budget) in estimated tokens; an answer's
 // characters are estimated as 4 per token.
 const (

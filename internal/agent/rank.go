@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -109,7 +110,11 @@ func rankRequest(req *Request, env Env, root string) (*Answer, error) {
 	ix, st, err := rankindex.Load(rankindex.Options{
 		Root: root, Roots: roots, Walk: wo, Input: sc.Input, Tag: "agent",
 		Open: openChecked, Skip: forbiddenFile, Store: env.Store,
+		Cancelled: env.Cancelled, Progress: env.Progress,
 	})
+	if errors.Is(err, rankindex.ErrCancelled) {
+		return nil, &Error{Code: CodeCancelled, Msg: "the rank index build was cancelled"}
+	}
 	if err != nil {
 		return nil, invalid("%v", err)
 	}

@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/evgrep/evgrep/snapshot"
@@ -101,5 +102,45 @@ func TestTermsWithinBounds(t *testing.T) {
 	}
 	if a.Details.Terms == nil || len(a.Details.Terms.Terms) != 64 || a.Details.Terms.Terms[63].Occurrences != 1 {
 		t.Fatalf("per-term counts: %+v", a.Details.Terms)
+	}
+}
+
+// TestEveryModeCancelsAndReports (finding 5): the analyses that walk
+// report progress, and a cancel that comes after the walk (while impact
+// parses, while rank builds its index) still stops them with
+// CodeCancelled, not a complete answer.
+func TestEveryModeCancelsAndReports(t *testing.T) {
+	const nFiles = 2 * ProgressEvery
+	files := map[string]string{}
+	for i := 0; i < nFiles; i++ {
+		files[fmt.Sprintf("d%d/f%04d.go", i%5, i)] = fmt.Sprintf("package d\n\nfunc f%d() { Target(%d) }\n", i, i)
+	}
+	root := tree(t, files)
+	reqs := []string{
+		`{"mode":"impact","symbol":"Target"}`,
+		`{"mode":"rank","query":"Target call"}`,
+		`{"mode":"structural","pattern":"Target($A)","lang":"go"}`,
+		`{"terms":["Target","zzz"]}`,
+		`{"pattern":"Target","mode":"summary"}`,
+		`{"mode":"outline"}`,
+	}
+	for _, req := range reqs {
+		var calls atomic.Int64
+		env := Env{Store: snapshot.NewMemoryStore(), Cwd: root, Progress: func(int) { calls.Add(1) }}
+		if a := ask(t, env, req); calls.Load() == 0 {
+			t.Errorf("%s: no progress over %d files\n%s", req, nFiles, a.Text)
+		}
+	}
+	// Cancelled once the walk has polled every file: only the work after
+	// the walk is left to stop (in a tree of its own: no index of it is
+	// cached yet).
+	root = tree(t, files)
+	for _, req := range reqs[:2] {
+		var polled atomic.Int64
+		env := Env{Store: snapshot.NewMemoryStore(), Cwd: root, Cancelled: func() bool { return polled.Add(1) > nFiles }}
+		a := HandleJSON([]byte(req), env)
+		if !a.Failed || a.Details.Error == nil || a.Details.Error.Code != CodeCancelled {
+			t.Errorf("%s cancelled after the walk: %s", req, a.Text)
+		}
 	}
 }

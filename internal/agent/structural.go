@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/evgrep/evgrep/internal/astsearch"
@@ -151,9 +152,16 @@ func runStructural(r *Request, env Env, root string, m structural.Matcher, lang 
 	b := snapshot.NewItemsBuilder()
 	var files []*structFile
 	cancelled := false
+	var seen atomic.Int64
 	_, err = astsearch.Run(&astsearch.Options{
 		Roots: roots, Walk: wo, Lang: lang, Matcher: m, Literals: lits,
-		Skip: func(e walker.Entry) bool { return forbiddenFile(e.Path) },
+		Skip: func(e walker.Entry) bool {
+			// Every file the walk yields passes here once: the progress.
+			if n := seen.Add(1); env.Progress != nil && n%ProgressEvery == 0 {
+				env.Progress(int(n))
+			}
+			return forbiddenFile(e.Path)
+		},
 		Open: openChecked,
 		Cancelled: func() bool {
 			if env.Cancelled != nil && env.Cancelled() {

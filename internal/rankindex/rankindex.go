@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/internal/pipeline"
@@ -44,6 +45,12 @@ type Options struct {
 	// Input decodes each file as a search over the same scope reads it
 	// (byte-order marks, -E), so chunks and their lines are the search's.
 	Input input.Options
+	// Cancelled, when set, is polled for each file walked and read: once
+	// it reports true the build stops and Load returns ErrCancelled.
+	Cancelled func() bool
+	// Progress, when set, hears of every ProgressEvery files walked and
+	// every ProgressEvery read (from several goroutines).
+	Progress func(files int)
 	// Tag keeps caches apart that differ in what Skip leaves out (the
 	// agent's policy): it is part of the cache's key.
 	Tag string
@@ -78,7 +85,11 @@ func Load(o Options) (*rank.Index, Stats, error) {
 	}
 	var mu sync.Mutex
 	var paths []string
+	tk := &ticker{o: &o}
 	err = pipeline.Files(roots, o.Walk, func(e walker.Entry) bool {
+		if !tk.tick() {
+			return false
+		}
 		if e.Stdin || e.Mode&os.ModeType != 0 || o.Skip != nil && o.Skip(e.Path) {
 			return true
 		}
@@ -89,6 +100,9 @@ func Load(o Options) (*rank.Index, Stats, error) {
 	})
 	if err != nil {
 		return nil, st, err
+	}
+	if tk.stop.Load() {
+		return nil, st, ErrCancelled
 	}
 	sort.Strings(paths)
 	if len(paths) > rank.MaxFiles {
@@ -178,6 +192,9 @@ func Load(o Options) (*rank.Index, Stats, error) {
 					docs[i] = cached.Doc(shown[i])
 					continue
 				}
+				if !tk.tick() {
+					continue
+				}
 				docs[i] = readDoc(open, paths[i], shown[i], o.Input)
 			}
 		}()
@@ -187,6 +204,9 @@ func Load(o Options) (*rank.Index, Stats, error) {
 	}
 	close(work)
 	wg.Wait()
+	if tk.stop.Load() {
+		return nil, st, ErrCancelled
+	}
 	st.Reused, st.Chunked = reused, len(paths)-reused
 	kept := docs[:0]
 	for _, d := range docs {
@@ -281,6 +301,34 @@ func cacheKey(root string, roots []string, w walker.Options, in input.Options, t
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ErrCancelled is Load's error when Options.Cancelled stopped the build.
+var ErrCancelled = errors.New("the index build was cancelled")
+
+// ProgressEvery is how many files separate two Options.Progress calls.
+const ProgressEvery = 256
+
+// ticker reports progress and polls the cancel check of one build.
+type ticker struct {
+	o    *Options
+	n    atomic.Int64
+	stop atomic.Bool
+}
+
+// tick counts one file; false once the build is cancelled.
+func (t *ticker) tick() bool {
+	if t.stop.Load() {
+		return false
+	}
+	if t.o.Cancelled != nil && t.o.Cancelled() {
+		t.stop.Store(true)
+		return false
+	}
+	if n := t.n.Add(1); t.o.Progress != nil && n%ProgressEvery == 0 {
+		t.o.Progress(int(n))
+	}
+	return true
 }
 
 // ErrChanged is Source's error for a file that is no longer the revision
