@@ -101,7 +101,7 @@ const (
 	// maxNavLines bounds the matching lines kept per file.
 	maxNavLines = 50
 	// maxTestNames bounds the declarations whose mentions link a test file.
-	maxTestNames = 16
+	maxTestNames = 256
 )
 
 // Multi-term answers (terms.go).

@@ -460,9 +460,18 @@ func RunTests(spec NavSpec) (*snapshot.Snapshot, []string, error) {
 		notes = append(notes, t.rel+" is itself a test file ("+r+")")
 	}
 	names := testDeclNames(t.lang, t.data)
+	if len(names) == maxTestNames {
+		notes = append(notes, fmt.Sprintf("mentions of its first %d declarations are counted as evidence", maxTestNames))
+	}
 	cands, sameDir := testNames(t.lang, t.rel)
 	dir := filepath.Dir(t.rel)
-	m, err := matcher.Compile(matcher.Options{Patterns: names, Fixed: true, Word: true, Case: matcher.Sensitive, CRLF: true, LineTerminator: '\n'})
+	// The walk keeps the test files that mention a declaration, or the
+	// file's stem (an import of it names it: './config').
+	pats := names
+	if stem := strings.TrimSuffix(filepath.Base(t.rel), filepath.Ext(t.rel)); len(stem) >= 3 && !contains(names, stem) {
+		pats = append(append([]string(nil), names...), stem)
+	}
+	m, err := matcher.Compile(matcher.Options{Patterns: pats, Fixed: true, Word: true, Case: matcher.Sensitive, CRLF: true, LineTerminator: '\n'})
 	if err != nil {
 		return nil, nil, &Error{Code: CodePattern, Msg: err.Error()}
 	}
@@ -490,6 +499,7 @@ func RunTests(spec NavSpec) (*snapshot.Snapshot, []string, error) {
 		mentions map[string]int
 		count    int
 		imports  string // the import that links it
+		first    int    // the first line that mentions a declaration
 	}
 	rs := newResolver(t.ws)
 	var links []link
@@ -506,6 +516,9 @@ func RunTests(spec NavSpec) (*snapshot.Snapshot, []string, error) {
 				if c := len(syntax.FindWord([]byte(ln.text), qual+n)); c > 0 {
 					l.mentions[n] += c
 					l.count += c
+					if l.first == 0 {
+						l.first = ln.line
+					}
 				}
 			}
 		}
@@ -514,7 +527,9 @@ func RunTests(spec NavSpec) (*snapshot.Snapshot, []string, error) {
 			l.group = grpName
 		case f.named == "package":
 			l.group = grpPackage
-		case l.imports != "" && l.count > 0:
+		case l.imports != "":
+			// Importing the file is the evidence, whichever of its
+			// declarations the test then uses.
 			l.group = grpImportsIt
 		case l.count > 0 && !resolvable(t.lang):
 			// Without import resolution, mentions are the evidence.
@@ -569,10 +584,7 @@ func RunTests(spec NavSpec) (*snapshot.Snapshot, []string, error) {
 		} else if len(names) > 0 {
 			ev = append(ev, "mentions none of its declarations")
 		}
-		line := 1
-		if len(l.f.lines) > 0 && l.count > 0 {
-			line = l.f.lines[0].line
-		}
+		line := max(1, l.first)
 		b.AddFile(l.f.rel, l.f.rev)
 		b.Add(snapshot.Item{Path: l.f.rel, Line: line, EndLine: line, Start: -1, End: -1, Group: l.group,
 			Label: syntax.TestFileReason(l.f.rel), Text: strings.Join(ev, "; ")})

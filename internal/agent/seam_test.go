@@ -144,3 +144,22 @@ func TestEveryModeCancelsAndReports(t *testing.T) {
 		}
 	}
 }
+
+// TestTestsOfAModuleWithManyExports (finding 3): every spec file that
+// imports a module is one of its tests, whichever of its 20 exports it
+// uses (the evidence took the first 16 only and said "complete").
+func TestTestsOfAModuleWithManyExports(t *testing.T) {
+	var src strings.Builder
+	for i := 1; i <= 20; i++ {
+		fmt.Fprintf(&src, "export const setting%02d = %d;\n", i, i)
+	}
+	files := map[string]string{"src/config.ts": src.String(), "package.json": "{}\n"}
+	for i := 11; i <= 20; i++ {
+		files[fmt.Sprintf("test/c%02d.spec.ts", i)] = fmt.Sprintf("import { setting%02d } from '../src/config';\n\ntest('x', () => expect(setting%02d).toBe(%d));\n", i, i, i)
+	}
+	root := tree(t, files)
+	a := ask(t, Env{Store: snapshot.NewMemoryStore(), Cwd: root}, `{"mode":"tests","path":"src/config.ts"}`)
+	if a.Details.Navigation == nil || len(a.Details.Navigation.Items) != 10 {
+		t.Fatalf("tests of config.ts:\n%s", a.Text)
+	}
+}
