@@ -324,6 +324,7 @@ func Handle(req *Request, env Env) *Answer {
 		return bound(errorAnswer(err))
 	}
 	completeNext(a)
+	writeProblems(a)
 	return bound(a)
 }
 

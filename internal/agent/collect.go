@@ -70,6 +70,7 @@ func runSearch(r *Request, env Env, root string, subPaths []string) (*searchResu
 	if w.cancelled.Load() {
 		return nil, &Error{Code: CodeCancelled, Msg: fmt.Sprintf("the search was cancelled after %d files", w.seen.Load())}
 	}
+	res.problems = withNote(res.problems, w.skips.note())
 	res.snap = b.Build(snapshot.Meta{Root: root, Options: r.searchOptions(), Created: time.Now()})
 	return res, nil
 }
@@ -104,6 +105,42 @@ type walkState struct {
 	env       Env
 	seen      atomic.Int64
 	cancelled atomic.Bool
+	// skips counts the files the path policy passed over.
+	skips skipCount
+}
+
+// searched is how many of the files the walk yielded were read.
+func (w *walkState) searched() int { return int(w.seen.Load() - w.skips.n.Load()) }
+
+// skipCount counts the walked files the path policy keeps from being
+// read (Git stores, credential stores), so that every answer says so.
+type skipCount struct{ n atomic.Int64 }
+
+// skip reports whether the policy forbids the walked file path, and
+// counts it when it does.
+func (s *skipCount) skip(path string) bool {
+	if forbiddenFile(path) {
+		s.n.Add(1)
+		return true
+	}
+	return false
+}
+
+// note is the problem line of the files skipped, "" for none.
+func (s *skipCount) note() string {
+	n := s.n.Load()
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d files inside Git stores or credential stores were not read (the agent's path policy; a folder shaped like a Git repository's store counts as one)", n)
+}
+
+// withNote appends note to problems unless it is empty.
+func withNote(problems []string, note string) []string {
+	if note == "" {
+		return problems
+	}
+	return append(problems, note)
 }
 
 // admit is the start of every agent sink's Begin: a cancelled request
@@ -118,7 +155,7 @@ func (w *walkState) admit(e walker.Entry) (search, more bool) {
 	if n := w.seen.Add(1); w.env.Progress != nil && n%ProgressEvery == 0 {
 		w.env.Progress(int(n))
 	}
-	if e.Stdin || forbiddenFile(e.Path) {
+	if e.Stdin || w.skips.skip(e.Path) {
 		return false, true
 	}
 	return true, true

@@ -394,7 +394,8 @@ func RunImpact(spec ImpactSpec) (*ImpactResult, error) {
 	if st.walk.cancelled.Load() {
 		return nil, &Error{Code: CodeCancelled, Msg: fmt.Sprintf("the analysis was cancelled after %d files", st.walk.seen.Load())}
 	}
-	res.Searched = int(st.walk.seen.Load())
+	res.Searched = st.walk.searched()
+	res.Problems = withNote(res.Problems, st.walk.skips.note())
 	files := st.files
 	sortImpactFiles(files)
 	// The budget goes to the first files that have a parser.

@@ -302,8 +302,8 @@ func RunImports(spec NavSpec) (*snapshot.Snapshot, []string, error) {
 		if err := run.run(spec); err != nil {
 			return nil, nil, err
 		}
-		over, searched = run.over, int(run.walk.seen.Load())
-		notes = append(notes, run.problems...)
+		over, searched = run.over, run.walk.searched()
+		notes = withNote(append(notes, run.problems...), run.walk.skips.note())
 		for _, f := range run.files {
 			if f.abs == self || f.data == nil {
 				continue
@@ -489,7 +489,7 @@ func RunTests(spec NavSpec) (*snapshot.Snapshot, []string, error) {
 	if err := run.run(spec); err != nil {
 		return nil, nil, err
 	}
-	notes = append(notes, run.problems...)
+	notes = withNote(append(notes, run.problems...), run.walk.skips.note())
 	if run.over > 0 {
 		notes = append(notes, fmt.Sprintf("%d more test files mention its declarations but were not read (bound of %d files)", run.over, maxNavFiles))
 	}
@@ -589,7 +589,7 @@ func RunTests(spec NavSpec) (*snapshot.Snapshot, []string, error) {
 		b.Add(snapshot.Item{Path: l.f.rel, Line: line, EndLine: line, Start: -1, End: -1, Group: l.group,
 			Label: syntax.TestFileReason(l.f.rel), Text: strings.Join(ev, "; ")})
 	}
-	meta := navMeta(t, kindTests, int(run.walk.seen.Load()), run.over, notes)
+	meta := navMeta(t, kindTests, run.walk.searched(), run.over, notes)
 	meta.Options[optNavSubject] = strings.Join(names, ", ")
 	return b.Build(meta), notes, nil
 }

@@ -50,6 +50,19 @@ func completeNext(a *Answer) {
 	}
 }
 
+// writeProblems writes to the text each problem of the details it does
+// not hold yet (files not read, cursors unavailable), so that the model
+// reads what the details say.
+func writeProblems(a *Answer) {
+	var b strings.Builder
+	for _, p := range a.Details.Problems {
+		if !strings.Contains(a.Text, p) {
+			fmt.Fprintf(&b, "Problem: %s\n", shorten(p, maxEchoBytes))
+		}
+	}
+	a.Text += b.String()
+}
+
 // naturalNext suggests the next step after a complete answer with results.
 func naturalNext(d *Details) {
 	abs := func(p string) (string, bool) {

@@ -270,10 +270,18 @@ func JSONOutlines(outlines []FileOutline) []map[string]any {
 // (paths relative to root when under it), or the walk's error (a glob that
 // does not compile).
 func ListFiles(root string, roots []string, opts walker.Options) ([]string, error) {
+	files, _, err := listFiles(root, roots, opts)
+	return files, err
+}
+
+// listFiles is ListFiles that also counts the files the path policy
+// passed over.
+func listFiles(root string, roots []string, opts walker.Options) ([]string, *skipCount, error) {
+	skips := &skipCount{}
 	var mu sync.Mutex
 	var files []string
 	err := pipeline.Files(roots, opts, func(e walker.Entry) bool {
-		if e.Stdin || forbiddenFile(e.Path) {
+		if e.Stdin || skips.skip(e.Path) {
 			return true
 		}
 		p := e.Path
@@ -286,7 +294,7 @@ func ListFiles(root string, roots []string, opts walker.Options) ([]string, erro
 		return true
 	})
 	sort.Strings(files)
-	return files, err
+	return files, skips, err
 }
 
 // outline answers mode outline: files under path/paths, in pages of at
@@ -301,11 +309,11 @@ func outline(req *Request, env Env, root string) (*Answer, error) {
 		return nil, err
 	}
 	sc := scopeOf(req, env, root, subs)
-	files, err := ListFiles(root, sc.Roots(), sc.Walk)
+	files, skips, err := listFiles(root, sc.Roots(), sc.Walk)
 	if err != nil {
 		return nil, invalid("%v", err)
 	}
-	var problems []string
+	problems := withNote(nil, skips.note())
 	if len(files) > maxOutlineFiles {
 		problems = append(problems, fmt.Sprintf("%d files found; the outline covers the first %d in path order (narrow with paths)", len(files), maxOutlineFiles))
 		files = files[:maxOutlineFiles]

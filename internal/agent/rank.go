@@ -107,9 +107,10 @@ func rankRequest(req *Request, env Env, root string) (*Answer, error) {
 	}
 	sc := scopeOf(req, env, root, subs)
 	roots, wo := sc.Roots(), sc.Walk
+	var skips skipCount
 	ix, st, err := rankindex.Load(rankindex.Options{
 		Root: root, Roots: roots, Walk: wo, Input: sc.Input, Tag: "agent",
-		Open: openChecked, Skip: forbiddenFile, Store: env.Store,
+		Open: openChecked, Skip: skips.skip, Store: env.Store,
 		Cancelled: env.Cancelled, Progress: env.Progress,
 	})
 	if errors.Is(err, rankindex.ErrCancelled) {
@@ -165,6 +166,9 @@ func rankRequest(req *Request, env Env, root string) (*Answer, error) {
 	a, err := rankPage(env, snap, 0, limit)
 	if a != nil && st.CacheErr != nil {
 		a.Details.Problems = append(a.Details.Problems, "rank cache: "+firstLine(st.CacheErr.Error()))
+	}
+	if n := skips.note(); n != "" {
+		a.Details.Problems = append(a.Details.Problems, n)
 	}
 	return a, err
 }

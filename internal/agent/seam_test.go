@@ -163,3 +163,44 @@ func TestTestsOfAModuleWithManyExports(t *testing.T) {
 		t.Fatalf("tests of config.ts:\n%s", a.Text)
 	}
 }
+
+// TestPolicySkipsAreSaid (finding 7): a folder shaped like a Git store is
+// not read, every mode says so, and the modes count the files they
+// searched alike.
+func TestPolicySkipsAreSaid(t *testing.T) {
+	root := tree(t, map[string]string{
+		"main.go":                                "package main\n\nfunc Target() {}\n",
+		"fixtures/simple.git/HEAD":               "ref: refs/heads/main\n",
+		"fixtures/simple.git/config":             "[core]\n\tbare = true\n# Target\n",
+		"fixtures/simple.git/objects/info/packs": "Target\n",
+		"fixtures/simple.git/refs/heads/main":    "0000000000000000000000000000000000000000 Target\n",
+		"other.txt":                              "Target\n",
+	})
+	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+	searched := map[string]int{}
+	for _, req := range []string{
+		`{"pattern":"Target","mode":"summary"}`,
+		`{"terms":["Target","zzz"]}`,
+		`{"mode":"impact","symbol":"Target"}`,
+		`{"mode":"rank","query":"Target"}`,
+		`{"mode":"outline"}`,
+	} {
+		a := ask(t, env, req)
+		if !strings.Contains(a.Text, "were not read") || !strings.Contains(strings.Join(a.Details.Problems, "\n"), "4 files inside Git stores") {
+			t.Errorf("%s does not say that the store's files were not read:\n%s", req, a.Text)
+		}
+		switch {
+		case a.Details.Totals != nil:
+			searched[req] = a.Details.Totals.Searched
+		case a.Details.Terms != nil:
+			searched[req] = a.Details.Terms.FilesSearched
+		case a.Details.Impact != nil:
+			searched[req] = a.Details.Impact.Searched
+		}
+	}
+	for req, n := range searched {
+		if n != 2 {
+			t.Errorf("%s: %d files searched, want 2 (%v)", req, n, searched)
+		}
+	}
+}

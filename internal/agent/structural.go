@@ -153,6 +153,7 @@ func runStructural(r *Request, env Env, root string, m structural.Matcher, lang 
 	var files []*structFile
 	cancelled := false
 	var seen atomic.Int64
+	var skips skipCount
 	_, err = astsearch.Run(&astsearch.Options{
 		Roots: roots, Walk: wo, Lang: lang, Matcher: m, Literals: lits,
 		Skip: func(e walker.Entry) bool {
@@ -160,7 +161,7 @@ func runStructural(r *Request, env Env, root string, m structural.Matcher, lang 
 			if n := seen.Add(1); env.Progress != nil && n%ProgressEvery == 0 {
 				env.Progress(int(n))
 			}
-			return forbiddenFile(e.Path)
+			return skips.skip(e.Path)
 		},
 		Open: openChecked,
 		Cancelled: func() bool {
@@ -205,7 +206,7 @@ func runStructural(r *Request, env Env, root string, m structural.Matcher, lang 
 			b.Add(it)
 		}
 	}
-	return files, b, problems, nil
+	return files, b, withNote(problems, skips.note()), nil
 }
 
 func groupOf(m *structural.Match) string {

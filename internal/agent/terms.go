@@ -211,7 +211,7 @@ func runTerms(req *Request, env Env, root string, subPaths []string, match terms
 	opt := req.termsOptions(match)
 	sj, _ := json.Marshal(scan)
 	opt[optTermsScan] = string(sj)
-	return b.Build(snapshot.Meta{Root: root, Options: opt, Created: time.Now()}), problems, nil
+	return b.Build(snapshot.Meta{Root: root, Options: opt, Created: time.Now()}), withNote(problems, w.skips.note()), nil
 }
 
 // termItem is one item before it is stored; term -1 is a kept file of
