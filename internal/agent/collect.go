@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,7 +36,7 @@ func runSearch(r *Request, env Env, root string, subPaths []string) (*searchResu
 	mo.Case = r.caseMode()
 	m, err := matcher.Compile(mo)
 	if err != nil {
-		return nil, &Error{Code: CodePattern, Msg: err.Error()}
+		return nil, patternError(err)
 	}
 	sc := scopeOf(r, env, root, subPaths)
 	opts, roots := sc.Pipeline(), sc.Roots()
@@ -74,6 +75,20 @@ func runSearch(r *Request, env Env, root string, subPaths []string) (*searchResu
 	res.snap = b.Build(snapshot.Meta{Root: root, Options: r.searchOptions(), Created: time.Now()})
 	return res, nil
 }
+
+// patternError is a pattern's compile error in the agent's terms: rg's
+// hint to enable --multiline names a flag the agent does not have, so it
+// says how the agent reads lines instead.
+func patternError(err error) error {
+	msg := err.Error()
+	if i := strings.Index(msg, "\n\nConsider enabling multiline mode"); i >= 0 {
+		msg = msg[:i] + "\n\n" + crlfNote
+	}
+	return &Error{Code: CodePattern, Msg: msg}
+}
+
+// crlfNote says how agent searches read lines (README, "For agents").
+const crlfNote = "Agent searches match line by line, as rg --crlf: a line ends at \\n, and a \\r right before it belongs to the line end, so no pattern matches \\r or \\n there (use $ for the end of a line)."
 
 // collector is a pipeline.Sink that records match lines into the builder,
 // and the agent's open hook: it applies the path policy and records each

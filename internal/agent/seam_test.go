@@ -204,3 +204,20 @@ func TestPolicySkipsAreSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestCRLFModeSaid (finding 8): agent searches run as rg --crlf; a
+// pattern that needs rg's --multiline is refused with a hint the agent
+// can act on, and `$` matches before "\r\n" as the answer documents.
+func TestCRLFModeSaid(t *testing.T) {
+	root := tree(t, map[string]string{"w.txt": "one\r\ntwo end\r\n"})
+	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+	for _, req := range []string{`{"pattern":"\\r$"}`, `{"pattern":"end\\n"}`} {
+		a := HandleJSON([]byte(req), env)
+		if !a.Failed || a.Details.Error.Code != CodePattern || strings.Contains(a.Text, "--multiline") || !strings.Contains(a.Text, "rg --crlf") {
+			t.Errorf("%s:\n%s", req, a.Text)
+		}
+	}
+	if a := ask(t, env, `{"pattern":"end$"}`); a.Details.Totals.Lines != 1 {
+		t.Errorf("end$ over CRLF lines: %s", a.Text)
+	}
+}

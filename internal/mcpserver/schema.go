@@ -12,7 +12,7 @@ import (
 // to send when (at most maxDescriptionChars: it is read on every turn).
 const toolDescription = `Search a source tree (ripgrep regex syntax and ignore rules) and get bounded, exact evidence: a status line with exact totals, then a count-ranked file summary or numbered match lines "path:line:cols {match #N} text".
 Which call when:
-- A new question: {pattern}, narrowed with path, paths, glob, exclude. A broad result comes as a summary, a small one as all its lines.
+- A new question: {pattern}, narrowed with path, paths, glob, exclude. A broad result comes as a summary, a small one as all its lines. Lines are matched one at a time as rg --crlf does ($ before a \r\n line end; no \r or \n in patterns).
 - The matching lines: {pattern, mode:"matches", limit}; context (0-20) adds lines around each.
 - The next page: {cursor} from the previous answer. It never searches again and keeps every option.
 - From a summary: {cursor:summaryCursor, paths:[1-20 of its files]} lists those files' lines, numbered as in the summary; mode:"matches" lists all from #1. Each answer ends with its next calls as exact requests.
