@@ -54,6 +54,10 @@ type Details struct {
 	// UnverifiedFiles are the files of the page whose revision could not
 	// be verified when they were searched.
 	UnverifiedFiles []UnverifiedJSON `json:"unverifiedFiles,omitempty"`
+	// ChangedFiles are the files of the page that changed (or went) since
+	// the search: their lines and numbers are the search's, not the
+	// file's now.
+	ChangedFiles []string `json:"changedFiles,omitempty"`
 	// Next are the suggested next calls, exact requests.
 	Next     []NextCall    `json:"next,omitempty"`
 	Retried  *RetryJSON    `json:"retriedFromRoot,omitempty"`
@@ -933,6 +937,7 @@ func renderSummary(a *Answer, v view, offset int) error {
 		b.WriteString(samples.String())
 	}
 	writeUnverified(&b, d, files)
+	writeChanged(&b, d, snap, files)
 	if total > 0 && v.env.Store != nil {
 		at := next
 		if done {
@@ -954,8 +959,13 @@ func renderSummary(a *Answer, v view, offset int) error {
 		if !done {
 			addNext(d, Request{Cursor: s}, fmt.Sprintf("files %d–%d of %d", next+1, min(total, next+snapshot.MaxSummaryFiles), total))
 		}
-		if len(files) > 0 && jsonCost(files[0].Path)-2 <= maxEchoBytes {
-			addNext(d, Request{Cursor: s, Paths: StringList{files[0].Path}}, fmt.Sprintf("the match lines of %s only, numbered as here (paths takes 1–%d files)", files[0].Path, maxSelect))
+		// The first file of the page whose lines the snapshot holds (a
+		// partial one may hold none of a file's).
+		for _, f := range files {
+			if f.Retained > 0 && jsonCost(f.Path)-2 <= maxEchoBytes {
+				addNext(d, Request{Cursor: s, Paths: StringList{f.Path}}, fmt.Sprintf("the match lines of %s only, numbered as here (paths takes 1–%d files)", f.Path, maxSelect))
+				break
+			}
 		}
 		addNext(d, Request{Cursor: s, Mode: ModeMatches}, fmt.Sprintf("every match line from #1, %d per page", v.limit))
 		if n := inspectNumbers(d.Matches); len(n) > 0 && inspectable(snap) {
@@ -986,6 +996,37 @@ func writeUnverified(b *strings.Builder, d *Details, files []snapshot.File) {
 			list += fmt.Sprintf(" and %d more", n-len(names))
 		}
 		fmt.Fprintf(b, "Unverified (%s; their lines may not be the files' content now): %s\n", unverifiedReason, list)
+	}
+}
+
+// writeChanged flags the files of a page that changed since the search,
+// by their identity on disk (a stat each; unverified files are flagged
+// apart): every page of a snapshot, fresh or from a cursor, says when the
+// lines it shows may no longer be the file's.
+func writeChanged(b *strings.Builder, d *Details, snap *snapshot.Snapshot, files []snapshot.File) {
+	if snap.Meta.Options["rev"] != "" {
+		return // a commit's files: the working tree is not what was searched
+	}
+	var names []string
+	for _, f := range files {
+		if !f.Revision.Verified {
+			continue
+		}
+		id, err := revisions.StatIdentity(filepath.Join(snap.Meta.Root, filepath.FromSlash(f.Path)))
+		if err == nil && id == f.Revision.Identity {
+			continue
+		}
+		d.ChangedFiles = append(d.ChangedFiles, f.Path)
+		if len(names) < maxUnverifiedNamed {
+			names = append(names, shorten(f.Path, maxEchoBytes))
+		}
+	}
+	if n := len(d.ChangedFiles); n > 0 {
+		list := strings.Join(names, ", ")
+		if n > len(names) {
+			list += fmt.Sprintf(" and %d more", n-len(names))
+		}
+		fmt.Fprintf(b, "Changed since the search (lines and numbers shown are the search's; search again for the files as they are): %s\n", list)
 	}
 }
 
@@ -1179,7 +1220,7 @@ func renderMatches(a *Answer, v view, sel snapshot.PathSelection, offset int) er
 func fillMatches(a *Answer, v view, sel snapshot.PathSelection, offset int, lines []snapshot.Line, next int, done bool, rendered map[int]string, cw *contextWriter, problems []string) string {
 	snap, ctx := v.snap, v.context
 	d := &a.Details
-	d.Matches, d.Context, d.UnverifiedFiles, d.Next, d.Cursor = nil, nil, nil, nil, ""
+	d.Matches, d.Context, d.UnverifiedFiles, d.ChangedFiles, d.Next, d.Cursor = nil, nil, nil, nil, nil, ""
 	d.Problems = problems
 	var b strings.Builder
 	count := snap.Count(sel)
@@ -1204,6 +1245,7 @@ func fillMatches(a *Answer, v view, sel snapshot.PathSelection, offset int, line
 		}
 	}
 	writeUnverified(&b, d, pageFiles)
+	writeChanged(&b, d, snap, pageFiles)
 	d.Page = &PageJSON{Kind: string(snapshot.KindMatches), Offset: offset, Count: len(lines), Total: selTotal, Done: done, Limit: v.limit, Context: ctx}
 	if !done && v.env.Store != nil {
 		tok, err := v.env.Store.NewPageCursor(snap, snapshot.Page{Kind: snapshot.KindMatches, Offset: next, Selection: sel, Limit: v.limit, Context: ctx})

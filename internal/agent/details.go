@@ -137,7 +137,7 @@ func boundDetails(d *Details) {
 func dropLast(d *Details) (int, bool) {
 	for _, drop := range []func() (int, bool){
 		popSized(&d.Context), popSized(&d.Next), popSized(&d.Matches), popSized(&d.Outlines),
-		popSized(&d.OtherFiles), popSized(&d.Files), popSized(&d.UnverifiedFiles), popSized(&d.Problems),
+		popSized(&d.OtherFiles), popSized(&d.Files), popSized(&d.UnverifiedFiles), popSized(&d.ChangedFiles), popSized(&d.Problems),
 		popSized(&d.Targets), popSized(&d.Selection), popSized(&d.Paths),
 	} {
 		if n, ok := drop(); ok {

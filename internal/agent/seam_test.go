@@ -2,6 +2,8 @@ package agent
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -219,5 +221,45 @@ func TestCRLFModeSaid(t *testing.T) {
 	}
 	if a := ask(t, env, `{"pattern":"end$"}`); a.Details.Totals.Lines != 1 {
 		t.Errorf("end$ over CRLF lines: %s", a.Text)
+	}
+}
+
+// TestPartialSuggestsRetainedFile (finding 12): a partial summary does
+// not suggest selecting a file none of whose lines the snapshot holds.
+func TestPartialSuggestsRetainedFile(t *testing.T) {
+	root := tree(t, map[string]string{
+		"a.txt": strings.Repeat("x\n", snapshot.MaxRetainedLines),
+		"b.txt": strings.Repeat("x\n", snapshot.MaxRetainedLines+10000),
+	})
+	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+	a := ask(t, env, `{"pattern":"x","mode":"summary"}`)
+	if !a.Details.Totals.Partial || a.Details.Files[0].Path != "b.txt" {
+		t.Fatalf("not the partial summary the test needs:\n%s", a.Text)
+	}
+	for _, n := range a.Details.Next {
+		if len(n.Request.Paths) == 1 && n.Request.Paths[0] == "b.txt" {
+			t.Fatalf("suggests selecting b.txt, of which no line is retained: %+v", n)
+		}
+	}
+}
+
+// TestCursorPagesFlagChangedFiles (finding 13): a page of a cursor (a
+// selection of the summary) says that a file changed since the search.
+func TestCursorPagesFlagChangedFiles(t *testing.T) {
+	root := tree(t, map[string]string{"a.go": "x\nx\n", "b.go": "x\n"})
+	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+	a := ask(t, env, `{"pattern":"x","mode":"summary"}`)
+	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte("new\nx\nlines\nx\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, req := range []string{
+		fmt.Sprintf(`{"cursor":%q,"paths":["a.go"]}`, a.Details.SummaryCursor),
+		fmt.Sprintf(`{"cursor":%q,"mode":"matches"}`, a.Details.SummaryCursor),
+		fmt.Sprintf(`{"cursor":%q}`, a.Details.SummaryCursor),
+	} {
+		p := ask(t, env, req)
+		if len(p.Details.ChangedFiles) != 1 || p.Details.ChangedFiles[0] != "a.go" || !strings.Contains(p.Text, "Changed since the search") {
+			t.Errorf("%s: a.go not flagged as changed:\n%s", req, p.Text)
+		}
 	}
 }
