@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -260,6 +261,39 @@ func TestCursorPagesFlagChangedFiles(t *testing.T) {
 		p := ask(t, env, req)
 		if len(p.Details.ChangedFiles) != 1 || p.Details.ChangedFiles[0] != "a.go" || !strings.Contains(p.Text, "Changed since the search") {
 			t.Errorf("%s: a.go not flagged as changed:\n%s", req, p.Text)
+		}
+	}
+}
+
+// TestRewriteTooLargeIsReadable (finding 14): a rewrite whose diff does
+// not fit suggests reading it file by file, and does not suggest writing
+// what was not shown.
+func TestRewriteTooLargeIsReadable(t *testing.T) {
+	files := map[string]string{}
+	var body strings.Builder
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&body, "\tother(%d)\n", i)
+	}
+	for i := 0; i < 4; i++ {
+		files[fmt.Sprintf("f%d.go", i)] = "package p\n\nfunc f() {\n" + body.String() + "}\n"
+	}
+	root := tree(t, files)
+	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+	a := ask(t, env, `{"mode":"structural","pattern":"other($A)","lang":"go","rewrite":"another($A, $A)"}`)
+	if a.Details.Rewrite == nil || a.Details.Rewrite.DiffShown {
+		t.Fatalf("the test needs a diff over the bound:\n%.400s", a.Text)
+	}
+	if len(a.Details.Next) == 0 {
+		t.Fatalf("no way to read the diff:\n%s", a.Text)
+	}
+	for _, n := range a.Details.Next {
+		if n.Request.Apply {
+			t.Fatalf("suggests applying a diff it did not show: %+v", n)
+		}
+		b, _ := json.Marshal(n.Request)
+		one := ask(t, env, string(b))
+		if one.Details.Rewrite == nil || !one.Details.Rewrite.DiffShown || len(one.Details.Rewrite.Files) != 1 {
+			t.Errorf("%s does not show one file's diff:\n%.300s", b, one.Text)
 		}
 	}
 }

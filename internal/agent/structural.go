@@ -412,12 +412,25 @@ func rewriteRequest(r *Request, env Env, root string) (*Answer, error) {
 			text.WriteString(diff.String())
 			rw.DiffShown = true
 		} else {
-			fmt.Fprintf(&text, "the diff (%d bytes) does not fit this answer; narrow the search with paths or glob to see it\n", diff.Len())
+			fmt.Fprintf(&text, "the diff (%d bytes) does not fit this answer; read it file by file (the next calls), or narrow the search with paths or glob\n", diff.Len())
 		}
 		text.WriteString(tail)
-		next := *r
-		next.Apply, next.Preview = true, tok
-		d.Next = append(d.Next, NextCall{Request: next, Why: "write this rewrite (refused for files edited since)"})
+		if rw.DiffShown {
+			next := *r
+			next.Apply, next.Preview = true, tok
+			d.Next = append(d.Next, NextCall{Request: next, Why: "write this rewrite (refused for files edited since)"})
+		} else {
+			// A diff not shown is not suggested for writing: the preview
+			// of each file first (each with a token of its own).
+			for _, f := range rw.Files {
+				if len(d.Next) == nextInspect || jsonCost(f)-2 > maxEchoBytes {
+					break
+				}
+				one := *r
+				one.Paths = StringList{f}
+				d.Next = append(d.Next, NextCall{Request: one, Why: "the rewrite's diff of " + f + " alone"})
+			}
+		}
 	} else {
 		rw.Refused = map[string]string{}
 		for _, f := range files {
