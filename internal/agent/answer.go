@@ -668,6 +668,13 @@ func page(req *Request, env Env) (*Answer, error) {
 	if err := req.checkRestated(snap.Meta.Options); err != nil {
 		return nil, err
 	}
+	switch req.Mode {
+	case "", ModeAuto, ModeSummary, ModeMatches:
+	default:
+		// A search's cursor pages its summary and its lines; another
+		// mode is a new request, not a page of this one.
+		return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: fmt.Sprintf("a search's cursor continues its summary or match lines (mode summary or matches), not mode %s", shorten(req.Mode, 64))}
+	}
 	sel, err := cursorSelection(req, env, snap)
 	if err != nil {
 		return nil, err

@@ -183,7 +183,7 @@ func (r *Request) Validate() error {
 	case ModeImports, ModeTests:
 		return r.validateNav()
 	default:
-		return invalid("mode %q: expected auto, summary, matches, inspect, outline, impact, imports, tests or rank", shorten(r.Mode, 64))
+		return invalid("mode %q: expected auto, summary, matches, inspect, outline, impact, imports, tests, rank or structural", shorten(r.Mode, 64))
 	}
 	if r.Mode == ModeRank || r.Query != "" || r.Related != nil {
 		return r.validateRank()

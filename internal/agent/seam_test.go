@@ -297,3 +297,21 @@ func TestRewriteTooLargeIsReadable(t *testing.T) {
 		}
 	}
 }
+
+// TestCursorOfAnotherMode (minor findings): a search's cursor with mode
+// rank is refused, not answered with the summary; the invalid-mode error
+// names every mode.
+func TestCursorOfAnotherMode(t *testing.T) {
+	root := tree(t, map[string]string{"a.go": "x\n"})
+	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+	a := ask(t, env, `{"pattern":"x","mode":"summary"}`)
+	for _, mode := range []string{"rank", "impact", "outline"} {
+		b := HandleJSON([]byte(fmt.Sprintf(`{"cursor":%q,"mode":%q}`, a.Details.SummaryCursor, mode)), env)
+		if !b.Failed {
+			t.Errorf("mode %s with a search's cursor answered:\n%s", mode, b.Text)
+		}
+	}
+	if b := HandleJSON([]byte(`{"pattern":"x","mode":"nope"}`), env); !strings.Contains(b.Text, "structural") {
+		t.Errorf("invalid mode: %s", b.Text)
+	}
+}
