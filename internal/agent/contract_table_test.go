@@ -2,34 +2,11 @@ package agent
 
 import (
 	"encoding/json"
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/evgrep/evgrep/internal/gittest"
 	"github.com/evgrep/evgrep/snapshot"
 )
-
-// contractTree is a Git repository with code in two languages, a test
-// file, an importer and enough matches to page, for the contract table.
-func contractTree(t *testing.T) (string, *gittest.Repo) {
-	r := gittest.New(t)
-	var many strings.Builder
-	for i := 0; i < 150; i++ {
-		fmt.Fprintf(&many, "func helper%d() { Target(%d) }\n", i, i)
-	}
-	r.Write(map[string]string{
-		"go.mod":          "module example.com/m\n\ngo 1.22\n",
-		"lib/lib.go":      "package lib\n\n// Target is the function every test finds.\nfunc Target(n int) int {\n\treturn n + 1\n}\n",
-		"lib/lib_test.go": "package lib\n\nimport \"testing\"\n\nfunc TestTarget(t *testing.T) {\n\tif Target(1) != 2 {\n\t\tt.Fatal(\"Target\")\n\t}\n}\n",
-		"lib/many.go":     "package lib\n\n" + many.String(),
-		"app/main.go":     "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() {\n\tprintln(lib.Target(3))\n}\n",
-		"py/tool.py":      "def target(n):\n    return n + 1\n\nprint(target(2))\n",
-		"docs/notes.txt":  "Target is documented here.\n",
-	})
-	r.Commit("first")
-	return r.Dir, r
-}
 
 // contractRequests are requests of every mode and form.
 var contractRequests = []string{
@@ -62,7 +39,7 @@ var contractRequests = []string{
 // each within 16 KiB, a status, a cursor in the details only when a next
 // call continues with it, and suggested next calls that all execute.
 func TestContractTable(t *testing.T) {
-	root, _ := contractTree(t)
+	root := gittest.Contract(t).Dir
 	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
 	for _, req := range contractRequests {
 		t.Run(req, func(t *testing.T) {

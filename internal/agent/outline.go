@@ -300,11 +300,7 @@ func listFiles(root string, roots []string, opts walker.Options) ([]string, *ski
 // outline answers mode outline: files under path/paths, in pages of at
 // most 16 KiB with a cursor for the rest.
 func outline(req *Request, env Env, root string) (*Answer, error) {
-	req, root, err := fileAsRoot(req, root)
-	if err != nil {
-		return nil, err
-	}
-	subs, err := subPaths(root, req.Paths)
+	req, root, subs, err := requestPaths(req, root)
 	if err != nil {
 		return nil, err
 	}

@@ -97,11 +97,7 @@ func (r *Request) validateRank() error {
 // exclude, hidden as a search) for the query or the related chunk, keeps
 // the best maxRankItems as an items snapshot and answers its first page.
 func rankRequest(req *Request, env Env, root string) (*Answer, error) {
-	req, root, err := fileAsRoot(req, root)
-	if err != nil {
-		return nil, err
-	}
-	subs, err := subPaths(root, req.Paths)
+	req, root, subs, err := requestPaths(req, root)
 	if err != nil {
 		return nil, err
 	}

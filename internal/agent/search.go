@@ -12,11 +12,7 @@ import (
 
 // searchRequest runs a new search and answers it.
 func searchRequest(req *Request, env Env, root string) (*Answer, error) {
-	req, root, err := fileAsRoot(req, root)
-	if err != nil {
-		return nil, err
-	}
-	subs, err := subPaths(root, req.Paths)
+	req, root, subs, err := requestPaths(req, root)
 	if err != nil {
 		return nil, err
 	}
@@ -76,6 +72,21 @@ func searchRequest(req *Request, env Env, root string) (*Answer, error) {
 		addBudgetNote(a, req)
 	}
 	return a, err
+}
+
+// requestPaths is where a request walks: its root (a file's folder when
+// path names a file, the file then its one sub-path) and its checked,
+// de-duplicated sub-paths.
+func requestPaths(req *Request, root string) (*Request, string, []string, error) {
+	req, root, err := fileAsRoot(req, root)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	subs, err := subPaths(root, req.Paths)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return req, root, subs, nil
 }
 
 // fileAsRoot is the request and root to use when path names a file: its

@@ -141,11 +141,7 @@ func (r *Request) termsOptions(m terms.Match) map[string]string {
 // termsRequest runs a multi-term search (one pass of the pipeline) and
 // answers its first page.
 func termsRequest(req *Request, env Env, root string) (*Answer, error) {
-	req, root, err := fileAsRoot(req, root)
-	if err != nil {
-		return nil, err
-	}
-	subs, err := subPaths(root, req.Paths)
+	req, root, subs, err := requestPaths(req, root)
 	if err != nil {
 		return nil, err
 	}

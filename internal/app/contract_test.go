@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -121,7 +120,7 @@ func (d *contractDetails) results() bool {
 // suggested call executes, key names are exact, and both front ends give
 // the same status, mode and totals for the same request.
 func TestAgentContractAcrossFrontEnds(t *testing.T) {
-	root := contractRepo(t)
+	root := gittest.Contract(t).Dir
 	doors := agentFrontEnds(t, root)
 	first := map[string]contractDetails{}
 	for _, door := range doors {
@@ -189,27 +188,4 @@ func checkAnswer(t *testing.T, door frontEnd, req []byte, depth int) contractDet
 		}
 	}
 	return d
-}
-
-// contractRepo is a Git repository with Go and Python code, a test file,
-// an importer and enough matches to page.
-func contractRepo(t *testing.T) string {
-	r := gittest.New(t)
-	var many strings.Builder
-	for i := 0; i < 150; i++ {
-		fmt.Fprintf(&many, "func helper%d() { Target(%d) }\n", i, i)
-	}
-	r.Write(map[string]string{
-		"go.mod":          "module example.com/m\n\ngo 1.22\n",
-		"lib/lib.go":      "package lib\n\n// Target is the function every test finds.\nfunc Target(n int) int {\n\treturn n + 1\n}\n",
-		"lib/lib_test.go": "package lib\n\nimport \"testing\"\n\nfunc TestTarget(t *testing.T) {\n\tif Target(1) != 2 {\n\t\tt.Fatal(\"Target\")\n\t}\n}\n",
-		"lib/many.go":     "package lib\n\n" + many.String(),
-		"app/main.go":     "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() {\n\tprintln(lib.Target(3))\n}\n",
-		"py/tool.py":      "def target(n):\n    return n + 1\n\nprint(target(2))\n",
-	})
-	r.Commit("first")
-	if _, err := os.Stat(r.Dir); err != nil {
-		t.Fatal(err)
-	}
-	return r.Dir
 }
