@@ -4,8 +4,8 @@ import (
 	"errors"
 
 	"github.com/evgrep/evgrep/gitrev"
+	"github.com/evgrep/evgrep/internal/gitsearch"
 	"github.com/evgrep/evgrep/internal/pipeline"
-	"github.com/evgrep/evgrep/internal/search"
 	"github.com/evgrep/evgrep/revisions"
 	"github.com/evgrep/evgrep/snapshot"
 	"github.com/evgrep/evgrep/walker"
@@ -20,52 +20,29 @@ const (
 	CodeRepository = "E_REPOSITORY_UNAVAILABLE"
 )
 
-// runFunc is pipeline.Run or pipeline.RunTree bound to a commit's tree.
-type runFunc func(roots []string, opts *pipeline.Options, m search.Matcher, newSink func() pipeline.Sink) error
+// runFunc is pipeline.Run or a Git commit's stand-in for it.
+type runFunc = gitsearch.RunFunc
 
 // gitSearch prepares a search of a commit's tree (rev) or of the lines
-// changed since a commit (changedSince) under root. done closes the
-// repository. The commit's objects are read by package gitrev; the
-// working files, for changedSince, by the pipeline through the collector's
-// Opener, so the path policy and revision tracking apply as in any search.
+// changed since a commit (changedSince) under root, through package
+// gitsearch as the command line's; done closes the repository. The
+// working files, for changedSince, are read by the pipeline through the
+// collector's Opener, so the path policy and revision tracking apply as
+// in any search.
 func gitSearch(r *Request, root string, opts *pipeline.Options) (run runFunc, done func(), err error) {
-	field, rev := "rev", r.Rev
+	field, rev, kind := "rev", r.Rev, gitsearch.Rev
 	if r.ChangedSince != "" {
-		field, rev = "changedSince", r.ChangedSince
+		field, rev, kind = "changedSince", r.ChangedSince, gitsearch.ChangedSince
 	}
-	repo, err := gitrev.Open(root, gitrev.DefaultLimits())
-	if err != nil {
+	run, done, err = gitsearch.Open(root, rev, kind, opts)
+	var re *gitrev.RevisionError
+	switch {
+	case errors.As(err, &re):
+		return nil, nil, &Error{Code: CodeRevision, Msg: field + ": " + err.Error()}
+	case err != nil:
 		return nil, nil, &Error{Code: CodeRepository, Msg: field + ": " + err.Error()}
 	}
-	c, err := repo.Resolve(rev)
-	if err != nil {
-		repo.Close()
-		var re *gitrev.RevisionError
-		if errors.As(err, &re) {
-			return nil, nil, &Error{Code: CodeRevision, Msg: field + ": " + err.Error()}
-		}
-		return nil, nil, &Error{Code: CodeRepository, Msg: field + ": " + err.Error()}
-	}
-	done = func() { repo.Close() }
-	if r.Rev != "" {
-		tree := repo.Tree(c)
-		return func(roots []string, opts *pipeline.Options, m search.Matcher, newSink func() pipeline.Sink) error {
-			return pipeline.RunTree(tree, roots, opts, m, newSink)
-		}, done, nil
-	}
-	ch := repo.Changes(c)
-	opts.Lines = func(path string, raw []byte) ([]pipeline.LineRun, error) {
-		lines, _, err := ch.Lines(path, raw, '\n')
-		if err != nil {
-			return nil, err
-		}
-		runs := make([]pipeline.LineRun, len(lines))
-		for i, l := range lines {
-			runs[i] = pipeline.LineRun{First: l.First, Last: l.Last}
-		}
-		return runs, nil
-	}
-	return pipeline.Run, done, nil
+	return run, done, nil
 }
 
 // TreeFile implements pipeline.TreeSink: a file of a commit's tree is

@@ -4,26 +4,30 @@ import (
 	"fmt"
 
 	"github.com/evgrep/evgrep/gitrev"
+	"github.com/evgrep/evgrep/internal/gitsearch"
 	"github.com/evgrep/evgrep/internal/pipeline"
-	"github.com/evgrep/evgrep/internal/search"
 	"github.com/evgrep/evgrep/walker"
 )
 
 // runFunc is pipeline.Run or a Git revision's stand-in for it.
-type runFunc func(roots []string, opts *pipeline.Options, m search.Matcher, newSink func() pipeline.Sink) error
+type runFunc = gitsearch.RunFunc
+
+// gitStart is where the repository is looked for: the first root (the
+// current folder when there is none).
+func (r *run) gitStart() string {
+	for _, p := range r.cfg.Paths {
+		if p != "-" {
+			return p
+		}
+	}
+	return "."
+}
 
 // gitRepo opens the repository holding the first root (the current folder
 // when there is none) and resolves rev in it. Errors are worded for rg's
 // one-line message: "--rev: ...".
 func (r *run) gitRepo(flag, rev string) (*gitrev.Repo, gitrev.Commit, error) {
-	start := "."
-	for _, p := range r.cfg.Paths {
-		if p != "-" {
-			start = p
-			break
-		}
-	}
-	repo, err := gitrev.Open(start, gitrev.DefaultLimits())
+	repo, err := gitrev.Open(r.gitStart(), gitrev.DefaultLimits())
 	if err != nil {
 		return nil, gitrev.Commit{}, fmt.Errorf("%s: %v", flag, err)
 	}
@@ -37,37 +41,18 @@ func (r *run) gitRepo(flag, rev string) (*gitrev.Repo, gitrev.Commit, error) {
 
 // gitRun prepares a search with --rev (the commit's tree is walked and
 // its blobs searched) or --changed-since (opts.Lines keeps the lines
-// added or changed since the commit). done closes the repository.
+// added or changed since the commit), through package gitsearch as the
+// agent's. done closes the repository.
 func (r *run) gitRun(opts *pipeline.Options) (run runFunc, done func(), err error) {
-	cfg := r.cfg
-	if cfg.Rev != "" {
-		repo, c, err := r.gitRepo("--rev", cfg.Rev)
-		if err != nil {
-			return nil, nil, err
-		}
-		tree := repo.Tree(c)
-		return func(roots []string, opts *pipeline.Options, m search.Matcher, newSink func() pipeline.Sink) error {
-			return pipeline.RunTree(tree, roots, opts, m, newSink)
-		}, func() { repo.Close() }, nil
+	flag, rev, kind := "--rev", r.cfg.Rev, gitsearch.Rev
+	if r.cfg.Rev == "" {
+		flag, rev, kind = "--changed-since", r.cfg.ChangedSince, gitsearch.ChangedSince
 	}
-	repo, c, err := r.gitRepo("--changed-since", cfg.ChangedSince)
+	run, done, err = gitsearch.Open(r.gitStart(), rev, kind, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("%s: %v", flag, err)
 	}
-	ch := repo.Changes(c)
-	term := opts.Search.LineTerm
-	opts.Lines = func(path string, raw []byte) ([]pipeline.LineRun, error) {
-		lines, _, err := ch.Lines(path, raw, term)
-		if err != nil {
-			return nil, err
-		}
-		runs := make([]pipeline.LineRun, len(lines))
-		for i, l := range lines {
-			runs[i] = pipeline.LineRun{First: l.First, Last: l.Last}
-		}
-		return runs, nil
-	}
-	return pipeline.Run, func() { repo.Close() }, nil
+	return run, done, nil
 }
 
 // gitFiles is --files with --rev: the commit's files, chosen as a search
