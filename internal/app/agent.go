@@ -71,7 +71,7 @@ func (r *run) outline(wopts walker.Options) int {
 		files = append(files, strings.TrimPrefix(p, "./"))
 	}
 	outlines := agent.OutlineFiles(cwd, files, r.cfg.Pipeline.Input)
-	if r.cfg.Args.Has("json") {
+	if r.cfg.JSON {
 		for _, o := range agent.JSONOutlines(outlines) {
 			b, _ := json.Marshal(o)
 			r.out.Write(b)

@@ -21,10 +21,10 @@ import (
 func (r *run) analysis(wopts walker.Options) int {
 	cfg := r.cfg
 	cwd, _ := os.Getwd()
-	req := &agent.Request{Mode: agent.ModeImpact, Glob: cfg.Args.Values("glob")}
-	hidden := cfg.Args.Has("hidden")
+	req := &agent.Request{Mode: agent.ModeImpact}
+	hidden := wopts.Hidden
 	req.Hidden = &hidden
-	if cfg.Args.Has("parse-budget") {
+	if cfg.ParseBudgetSet {
 		n := cfg.ParseBudget
 		req.ParseBudget = &n
 	}
@@ -48,7 +48,7 @@ func (r *run) analysis(wopts walker.Options) int {
 		}
 		req.Mode, req.Path = cfg.Analysis, cfg.AnalysisTarget
 		req.Glob = nil
-		if cfg.Args.Has("parse-budget") || len(cfg.Args.Values("glob")) > 0 {
+		if cfg.ParseBudgetSet || len(wopts.Globs) > 0 {
 			fmt.Fprintf(r.stderr, "evgrep: --%s takes neither --parse-budget nor -g\n", cfg.Analysis)
 			return exitError
 		}
@@ -79,7 +79,7 @@ func (r *run) analysis(wopts walker.Options) int {
 		return r.printNav(a, nav)
 	}
 	im := a.Details.Impact
-	if cfg.Args.Has("json") && im != nil {
+	if cfg.JSON && im != nil {
 		enc := json.NewEncoder(r.out)
 		enc.SetEscapeHTML(false)
 		for _, it := range im.Items {
@@ -103,7 +103,7 @@ func (r *run) analysis(wopts walker.Options) int {
 // printNav prints a navigation answer: its text, or with --json one
 // object per link then a summary. Exit 1 when it found nothing.
 func (r *run) printNav(a *agent.Answer, nav *agent.NavJSON) int {
-	if r.cfg.Args.Has("json") {
+	if r.cfg.JSON {
 		enc := json.NewEncoder(r.out)
 		enc.SetEscapeHTML(false)
 		for _, it := range nav.Items {

@@ -495,7 +495,7 @@ func (r *run) search(wopts walker.Options, m patternMatcher) error {
 	if cfg.Printer.Stats {
 		r.outMu.Lock()
 		defer r.outMu.Unlock()
-		if cfg.Output == cli.OutputJSON || cfg.Args.Has("json") {
+		if cfg.Output == cli.OutputJSON || cfg.JSON {
 			return printer.WriteJSONSummary(r.out, &r.stats, time.Since(r.start))
 		}
 		// rg 15 prints the block after every output form, -l and

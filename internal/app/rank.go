@@ -36,7 +36,7 @@ const rankPreviewLines = 3
 // as text or, with --json, one JSON object per chunk, best first. The
 // index comes from the state folder's cache, refreshed for changed files.
 func (r *run) rank(wopts walker.Options) int {
-	query, _ := r.cfg.Args.Value("rank")
+	query := r.cfg.Query
 	if strings.TrimSpace(query) == "" {
 		errorLine(r.stderr, "--rank needs a non-empty query")
 		return exitError
@@ -65,7 +65,7 @@ func (r *run) rank(wopts walker.Options) int {
 		return exitError
 	}
 	hits := ix.Search(query, &rank.Default, limit)
-	jsonOut := r.cfg.Args.Has("json")
+	jsonOut := r.cfg.JSON
 	if !jsonOut {
 		fmt.Fprintln(r.out, rankNote)
 	}

@@ -128,6 +128,16 @@ type Config struct {
 	Analysis       string
 	AnalysisTarget string
 	ParseBudget    int
+	// ParseBudgetSet is true when --parse-budget was given.
+	ParseBudgetSet bool
+	// JSON is --json for the commands with JSON forms of their own (the
+	// analyses, --rank, --outline, --ast); a search's is Output.
+	JSON bool
+	// Query is --rank's query.
+	Query string
+	// Structural holds --ast, --kind, --lang, --rule, --rewrite and
+	// --apply (CmdStructural).
+	Structural StructuralFlags
 	// Terms and TermsMatch are a multi-term search's terms and file rule
 	// (CmdTerms; see terms.go).
 	Terms      []string
@@ -135,6 +145,30 @@ type Config struct {
 	// Rev is --rev: search that Git commit's tree. ChangedSince is
 	// --changed-since: only lines added or changed since that commit.
 	Rev, ChangedSince string
+}
+
+// StructuralFlags are the flags of a structural search, as given.
+type StructuralFlags struct {
+	// Pattern is --ast, Kind --kind, Lang --lang ("" when not given).
+	Pattern, Kind, Lang string
+	// Rules are the --rule files.
+	Rules []string
+	// Rewrite is --rewrite's template (Rewriting: the flag was given, the
+	// template may be empty); Apply is --apply.
+	Rewrite          string
+	Rewriting, Apply bool
+}
+
+// structuralFlags reads the flags of a structural search.
+func structuralFlags(a *Args) StructuralFlags {
+	var f StructuralFlags
+	f.Pattern, _ = a.Value("ast")
+	f.Kind, _ = a.Value("kind")
+	f.Lang, _ = a.Value("lang")
+	f.Rules = a.Values("rule")
+	f.Rewrite, f.Rewriting = a.Value("rewrite")
+	f.Apply = a.Has("apply")
+	return f
 }
 
 // scopeConfig derives the walk and the decoding of a command that reads
@@ -188,8 +222,9 @@ func Load(argv []string, env Env) (*Config, error) {
 				if err != nil {
 					return nil, fmt.Errorf("invalid digit found in string")
 				}
-				c.ParseBudget = n
+				c.ParseBudget, c.ParseBudgetSet = n, true
 			}
+			c.JSON = a.Has("json")
 			// The scope flags mean what they mean for a search: ignore
 			// rules, hidden, globs, types, depth, size, links, -E.
 			if err := scopeConfig(a, c); err != nil {
@@ -290,6 +325,9 @@ func Load(argv []string, env Env) (*Config, error) {
 		Mmap:   pipeline.MmapChoice(c.Paths, a.Has("mmap"), a.Has("no-mmap")),
 	}
 	c.Types = typeChanges(a)
+	c.JSON = a.Has("json")
+	c.Query, _ = a.Value("rank")
+	c.Structural = structuralFlags(a)
 	// No pattern matches nothing, so that -v of an empty -f file matches
 	// every line (rg 15); -m0 searches nothing.
 	c.Command = command(a, (len(patterns) == 0 && !a.Has("invert-match")) || c.Printer.MaxCount == 0)
