@@ -92,7 +92,14 @@ func (cw *contextWriter) render(l snapshot.Line, row string, allow, allowJSON in
 	if i < len(src.matches) {
 		next = src.matches[i]
 	}
-	first := max(1, l.Number-cw.ctx, src.shown+1, prev+1)
+	// A line between two match lines belongs to the earlier one's after
+	// context when it lies within it, else to the later one's before
+	// context: so whichever pages the two come on, it is shown once.
+	lo := prev + 1
+	if prev > 0 {
+		lo = prev + cw.ctx + 1
+	}
+	first := max(1, l.Number-cw.ctx, src.shown+1, lo)
 	last := min(len(src.lines), l.Number+cw.ctx, next-1)
 	text := func(n int) string {
 		return clip(strings.ToValidUTF8(strings.TrimRight(string(src.lines[n-1]), "\r\n"), "\uFFFD"), sampleTextChars*2)

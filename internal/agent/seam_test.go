@@ -315,3 +315,41 @@ func TestCursorOfAnotherMode(t *testing.T) {
 		t.Errorf("invalid mode: %s", b.Text)
 	}
 }
+
+// TestContextOnceAcrossPages (minor finding): a context line between two
+// match lines is shown once, whether the two are on one page or on two.
+func TestContextOnceAcrossPages(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 200; i++ {
+		if i%5 == 0 {
+			fmt.Fprintf(&b, "needle %d\n", i)
+		} else {
+			fmt.Fprintf(&b, "line %d\n", i)
+		}
+	}
+	root := tree(t, map[string]string{"a.txt": b.String()})
+	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+	for _, limit := range []int{1, 3, 7, 100} {
+		seen := map[string]int{}
+		a := ask(t, env, fmt.Sprintf(`{"pattern":"needle","mode":"matches","context":3,"limit":%d}`, limit))
+		for pages := 0; ; pages++ {
+			for _, c := range a.Details.Context {
+				for _, l := range append(append([]string{}, c.Before...), c.After...) {
+					seen[l]++
+				}
+			}
+			if a.Details.Cursor == "" || pages > 100 {
+				break
+			}
+			a = ask(t, env, fmt.Sprintf(`{"cursor":%q}`, a.Details.Cursor))
+		}
+		if len(seen) != 159 { // every line but line 1, which is 4 lines above the first match
+			t.Errorf("limit %d: %d of 159 context lines shown", limit, len(seen))
+		}
+		for l, n := range seen {
+			if n > 1 {
+				t.Errorf("limit %d: %q shown %d times", limit, l, n)
+			}
+		}
+	}
+}
