@@ -99,7 +99,7 @@ func (cw *contextWriter) render(l snapshot.Line, row string, allow, allowJSON in
 	if prev > 0 {
 		lo = prev + cw.ctx + 1
 	}
-	first := max(1, l.Number-cw.ctx, src.shown+1, lo)
+	first := min(l.Number, max(1, l.Number-cw.ctx, src.shown+1, lo))
 	last := min(len(src.lines), l.Number+cw.ctx, next-1)
 	text := func(n int) string {
 		return clip(strings.ToValidUTF8(strings.TrimRight(string(src.lines[n-1]), "\r\n"), "\uFFFD"), sampleTextChars*2)
