@@ -118,9 +118,10 @@ func New(lits [][]byte) *Set {
 	// Breadth first: failure links, output flags and the dense rows
 	// (a node's failure target is shallower, so it is done before it).
 	s.rowAt[0] = 0
-	// The rows are allocated once (at most denseBudget entries): growing
-	// them by appends copied tens of MiB for word lists.
-	s.dense = make([]int32, s.nc, min(denseBudget, max(nn*int(s.nc), int(s.nc))))
+	// The rows are allocated once (the root's, and at most denseBudget
+	// entries in all): growing them by appends copied tens of MiB for
+	// word lists.
+	s.dense = make([]int32, s.nc, max(int(s.nc), min(denseBudget, nn*int(s.nc))))
 	for _, e := range s.children(0) {
 		s.dense[s.cls[e.b]] = e.to
 	}
