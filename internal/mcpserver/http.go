@@ -103,6 +103,7 @@ type httpHandler struct {
 	origins map[string]bool
 	now     func() time.Time // time.Now; tests move it
 
+	bodies  bodySlots
 	mu      sync.Mutex
 	live    map[string]*httpSession // by session id
 	pending int                     // new sessions being made
@@ -120,6 +121,7 @@ func newHTTPHandler(srv *server, opts Options) *httpHandler {
 		origins: map[string]bool{},
 		now:     time.Now,
 		live:    map[string]*httpSession{},
+		bodies:  newBodySlots(),
 	}
 	for _, o := range opts.AllowOrigins {
 		h.origins[o] = true
@@ -159,7 +161,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "unsupported media type: a request is application/json", http.StatusUnsupportedMediaType)
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxMessageBytes))
+		release, ok := h.bodies.take(w, r)
+		if !ok {
+			return
+		}
+		defer release()
+		body, err := readBody(w, r)
 		if err != nil {
 			var tooLarge *http.MaxBytesError
 			if errors.As(err, &tooLarge) {
@@ -175,7 +182,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Write(errorReply(nullID, jsonrpc.CodeInvalidRequest, reason))
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.Body = &slotBody{r: bytes.NewReader(body), release: release}
 	}
 	// The request is read: a long answer (or an SSE stream) is not cut by
 	// the read deadline.
