@@ -134,6 +134,7 @@ func newHTTPHandler(srv *server, opts Options) *httpHandler {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w = &boundedWriter{ResponseWriter: w}
 	if !h.hostAllowed(r) {
 		http.Error(w, fmt.Sprintf("forbidden: Host %q is not the address of this server", r.Host), http.StatusForbidden)
 		return

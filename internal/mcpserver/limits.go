@@ -24,6 +24,14 @@ const (
 	smallBodyBytes = 64 << 10
 	bodyWait       = readTimeout
 
+	// maxReplyBytes bounds every error the server sends, the SDK's own
+	// included (they quote a method, tool or prompt name, a resource URI
+	// or the params whole): a JSON-RPC error reply (one message, a batch
+	// or an SSE event of one), or the text of an HTTP error. A longer one
+	// has its message cut and its data dropped (bound.go); only a huge
+	// request id, which the reply must repeat, can keep it longer.
+	maxReplyBytes = 16 << 10
+
 	// maxBatch is how many messages one JSON-RPC batch may hold, for the
 	// protocol versions that have batches (2024-11-05 and 2025-03-26);
 	// later versions have none, and a batch gets an Invalid Request error.

@@ -47,8 +47,9 @@ func (s *server) serveStdio(ctx context.Context, in io.ReadCloser, out io.Writer
 }
 
 // lineWriter serialises whole writes to out (each is one message and its
-// newline) between the SDK and the framer, remembers the first error, and
-// tells sent the ids of the responses written (nil after a failure).
+// newline) between the SDK and the framer, bounds the errors among them
+// (boundReply), remembers the first error, and tells sent the ids of the
+// responses written (nil after a failure).
 type lineWriter struct {
 	mu   sync.Mutex
 	w    io.Writer
@@ -62,14 +63,14 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
-	n, err := w.w.Write(p)
-	if err != nil {
+	q := boundReply(p)
+	if _, err := w.w.Write(q); err != nil {
 		w.err = err
 		w.sent(nil)
-	} else {
-		w.sent(responseIDs(p))
+		return 0, err
 	}
-	return n, err
+	w.sent(responseIDs(q))
+	return len(p), nil
 }
 
 // responseIDs returns the ids of the responses in one written message (or
