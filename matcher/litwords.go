@@ -145,3 +145,56 @@ func (m *Matcher) setFind(h []byte, at int, caps []int) (int, int, bool) {
 	}
 	return s, e, ok
 }
+
+// compileLitWords compiles -w or -x of many plain literals (plainLiterals)
+// without parsing their alternation, which took most of the time and
+// memory of such a search: the pattern's HIR is made from the literals
+// as the parser and translator make it (TestLitWordsHIR), rg's size rule
+// is checked on it, and the set answers. ok is false when o is not such
+// a search.
+func compileLitWords(o Options) (m *Matcher, ok bool, err error) {
+	if !litWordSets || !o.Word && !o.Line || o.Multiline || o.CRLF || o.Line && o.LineTerminator != '\n' {
+		return nil, false, nil
+	}
+	lits, ok := plainLiterals(o)
+	if !ok {
+		return nil, false, nil
+	}
+	inner := literalAlt(lits)
+	h := inner
+	if o.Line {
+		h = lineWrap(h)
+	}
+	limit := o.SizeLimit
+	if limit <= 0 {
+		limit = DefaultSizeLimit
+	}
+	if _, err := checkRgSize(h, o.Word, limit); err != nil {
+		return nil, true, err
+	}
+	ws, ls := setFor(inner, o)
+	if ws == nil && ls == nil {
+		return nil, false, nil
+	}
+	m = &Matcher{term: o.LineTerminator, word: o.Word, names: map[string]int{}, wordSet: ws, lineSet: ls}
+	return m, true, nil
+}
+
+// literalAlt is the HIR of the alternation of lits (valid UTF-8, case
+// sensitive, Unicode mode): per literal one hLit per character, in a
+// concatenation when there are several.
+func literalAlt(lits [][]byte) *hir {
+	alt := &hir{kind: hAlt, subs: make([]*hir, len(lits))}
+	for i, l := range lits {
+		var subs []*hir
+		for _, r := range string(l) {
+			subs = append(subs, &hir{kind: hLit, r: r})
+		}
+		if len(subs) == 1 {
+			alt.subs[i] = subs[0]
+		} else {
+			alt.subs[i] = &hir{kind: hConcat, subs: subs}
+		}
+	}
+	return alt
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -195,5 +196,69 @@ func TestLitWordSetsAgainstRG(t *testing.T) {
 			t.Fatalf("%s: not answered by a set", describe(o)[:20])
 		}
 		compareWithRG(t, g, o, text.String())
+	}
+}
+
+// TestLitWordsHIR: the HIR compileLitWords makes of plain literals is the
+// one the parser and translator make of their alternation (so rg's size
+// rule sees the same pattern), for -F and not, Unicode and ASCII.
+func TestLitWordsHIR(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	pats := litWordPats(r, 200)
+	fixed := append([]string{"a.b", "(x)", "[y]", "a|b", "\\d", "$^", "{1}", "?*+"}, pats...)
+	for _, o := range []Options{
+		{Patterns: pats, Word: true},
+		{Patterns: pats, Line: true},
+		{Patterns: fixed, Word: true, Fixed: true},
+		{Patterns: []string{"Abc", "x y", "#1", "-", "a'b", "z"}, Word: true, NoUnicode: true},
+	} {
+		for len(o.Patterns) < minLitSet {
+			o.Patterns = append(o.Patterns, fmt.Sprintf("w%d", len(o.Patterns)))
+		}
+		o.LineTerminator = '\n'
+		lits, ok := plainLiterals(o)
+		if !ok {
+			t.Fatalf("%s: not plain literals", describe(o)[:40])
+		}
+		pat, _, err := joinPatterns(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, perr := parsePattern(pat)
+		if perr != nil {
+			t.Fatal(perr)
+		}
+		want, perr := translate(tree, flags{m: true, u: !o.NoUnicode})
+		if perr != nil {
+			t.Fatal(perr)
+		}
+		if got := literalAlt(lits); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the HIR differs from the parsed one", describe(o)[:40])
+		}
+	}
+}
+
+// TestLitWordsSizeLimit: the sets keep rg's size rule: a small
+// --regex-size-limit refuses -w and -x of many literals with the error the
+// regex path gives, and the default one accepts them.
+func TestLitWordsSizeLimit(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	pats := litWordPats(r, 2000)
+	for _, o := range []Options{
+		{Patterns: pats, Word: true, SizeLimit: 10 << 10},
+		{Patterns: pats, Line: true, SizeLimit: 10 << 10},
+	} {
+		o.LineTerminator = '\n'
+		_, err := Compile(o)
+		litWordSets = false
+		_, want := Compile(o)
+		litWordSets = true
+		if err == nil || want == nil || err.Error() != want.Error() {
+			t.Errorf("%s: error %v, want %v", describe(o)[:20], err, want)
+		}
+		o.SizeLimit = 0
+		if _, err := Compile(o); err != nil {
+			t.Errorf("%s: %v", describe(o)[:20], err)
+		}
 	}
 }

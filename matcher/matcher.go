@@ -155,6 +155,9 @@ func Compile(o Options) (*Matcher, error) {
 		m.lits = litset.New(lits)
 		return m, nil
 	}
+	if m, ok, err := compileLitWords(o); ok {
+		return m, err
+	}
 	pat, literal, err := joinPatterns(o)
 	if err != nil {
 		return nil, err
@@ -378,7 +381,15 @@ func Compile(o Options) (*Matcher, error) {
 // answer is the alternation of those strings, which the literal set gives
 // without parsing a pattern of (often) megabytes.
 func plainLiteralSet(o Options) ([][]byte, bool) {
-	if len(o.Patterns) < minLitSet || o.Word || o.Line || o.Case == Insensitive {
+	if o.Word || o.Line {
+		return nil, false
+	}
+	return plainLiterals(o)
+}
+
+// plainLiterals is plainLiteralSet whatever -w and -x say.
+func plainLiterals(o Options) ([][]byte, bool) {
+	if len(o.Patterns) < minLitSet || o.Case == Insensitive {
 		return nil, false
 	}
 	upper := false

@@ -19,7 +19,6 @@ type Summary struct {
 	start        time.Time
 	stats        Stats
 	track        bool // stats tracked (--stats or --count-matches)
-	scratch      []Range
 }
 
 // NewSummary returns a summary printer.
