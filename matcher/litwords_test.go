@@ -262,3 +262,49 @@ func TestLitWordsSizeLimit(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLitWordSets: on any line, -w and -x of many literals answered by
+// the sets find what the regex engines find for the alternation.
+func FuzzLitWordSets(f *testing.F) {
+	r := rand.New(rand.NewSource(13))
+	pats := litWordPats(r, 80)
+	type pair struct{ set, vm *Matcher }
+	var pairs []pair
+	for _, o := range []Options{
+		{Patterns: pats, Word: true, LineTerminator: '\n'},
+		{Patterns: pats, Word: true, NoUnicode: true, LineTerminator: '\n'},
+		{Patterns: pats, Line: true, LineTerminator: '\n'},
+	} {
+		set, err := Compile(o)
+		if err != nil {
+			f.Fatal(err)
+		}
+		litWordSets = false
+		vm, err := Compile(o)
+		litWordSets = true
+		if err != nil {
+			f.Fatal(err)
+		}
+		pairs = append(pairs, pair{set, vm})
+	}
+	for _, s := range []string{"ab a", "_ab-", "é中ab", pats[0], pats[1] + " " + pats[2], "\xffab\xc3"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if len(line) > 256 || bytes.IndexByte(line, '\n') >= 0 {
+			return
+		}
+		for i, p := range pairs {
+			if got, want := p.set.IsMatch(line), p.vm.IsMatch(line); got != want {
+				t.Fatalf("case %d on %q: IsMatch %v, regex %v", i, line, got, want)
+			}
+			for at := 0; at <= len(line); at++ {
+				got := p.set.OccurrencesIn(line, at, len(line), nil)
+				want := p.vm.OccurrencesIn(line, at, len(line), nil)
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("case %d on %q from %d: %v, regex %v", i, line, at, got, want)
+				}
+			}
+		}
+	})
+}
