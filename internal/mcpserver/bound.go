@@ -142,3 +142,14 @@ func (w *boundedWriter) Flush() {
 		f.Flush()
 	}
 }
+
+// longIDIn reports whether a POST body (a message or a batch) holds an id
+// of more than maxIDBytes.
+func longIDIn(body []byte) bool {
+	b := bytes.TrimSpace(body)
+	if len(b) > 0 && b[0] == '[' {
+		var batch []json.RawMessage
+		return json.Unmarshal(b, &batch) == nil && longID(batch...)
+	}
+	return longID(b)
+}

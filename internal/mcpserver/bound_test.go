@@ -10,7 +10,7 @@ import (
 )
 
 // hostileCases are requests whose one field is 3 MB: the SDK's own errors
-// once quoted it whole.
+// once quoted it whole (and every reply repeats the id).
 func hostileCases() []struct{ name, id, line string } {
 	big := strings.Repeat("a", 3<<20)
 	return []struct{ name, id, line string }{
@@ -20,6 +20,9 @@ func hostileCases() []struct{ name, id, line string } {
 		{"resource URI", "14", `{"jsonrpc":"2.0","id":14,"method":"resources/read","params":{"uri":"` + big + `"}}`},
 		{"params not an object", "15", `{"jsonrpc":"2.0","id":15,"method":"tools/call","params":"` + big + `"}`},
 		{"params an array", "16", `{"jsonrpc":"2.0","id":16,"method":"tools/list","params":["` + big + `"]}`},
+		// A reply repeats its request's id: a long one is refused.
+		{"request id", "null", `{"jsonrpc":"2.0","id":"` + big + `","method":"ping"}`},
+		{"request id in a batch", "null", `[{"jsonrpc":"2.0","id":"` + big + `","method":"ping"}]`},
 	}
 }
 

@@ -177,7 +177,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "bad request: "+err.Error(), http.StatusBadRequest)
 			return
 		}
-		if reason := batchRefusal(body, r.Header.Get(protocolHeader)); reason != "" {
+		reason := batchRefusal(body, r.Header.Get(protocolHeader))
+		if reason == "" && len(body) > maxIDBytes && longIDIn(body) {
+			reason = errIDTooLong
+		}
+		if reason != "" {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
 			w.Write(errorReply(nullID, jsonrpc.CodeInvalidRequest, reason))

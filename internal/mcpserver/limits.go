@@ -28,9 +28,11 @@ const (
 	// included (they quote a method, tool or prompt name, a resource URI
 	// or the params whole): a JSON-RPC error reply (one message, a batch
 	// or an SSE event of one), or the text of an HTTP error. A longer one
-	// has its message cut and its data dropped (bound.go); only a huge
-	// request id, which the reply must repeat, can keep it longer.
+	// has its message cut and its data dropped (bound.go). A request id,
+	// which the reply repeats, is at most maxIDBytes of JSON: a message
+	// with a longer one is refused (-32600, id null).
 	maxReplyBytes = 16 << 10
+	maxIDBytes    = 256
 
 	// maxBatch is how many messages one JSON-RPC batch may hold, for the
 	// protocol versions that have batches (2024-11-05 and 2025-03-26);

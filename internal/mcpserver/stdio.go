@@ -270,6 +270,10 @@ func (f *framer) filter(line []byte) []byte {
 		f.reply(nullID, jsonrpc.CodeInvalidRequest, "invalid request: an id is a string or a number, never null")
 		return nil
 	}
+	if len(probe.ID) > maxIDBytes {
+		f.reply(nullID, jsonrpc.CodeInvalidRequest, errIDTooLong)
+		return nil
+	}
 	if r, ok := m.(*jsonrpc.Request); ok && r.Method == "initialize" {
 		f.mu.Lock()
 		f.version = probe.Params.ProtocolVersion
@@ -290,6 +294,9 @@ func (f *framer) batch(msg []byte) ([]jsonrpc.Message, string) {
 	f.mu.Unlock()
 	if reason := refuseBatch(len(batch), version); reason != "" {
 		return nil, reason
+	}
+	if longID(batch...) {
+		return nil, errIDTooLong
 	}
 	msgs := make([]jsonrpc.Message, 0, len(batch))
 	for _, m := range batch {
@@ -317,6 +324,27 @@ func refuseBatch(n int, version string) string {
 	return ""
 }
 
+// errIDTooLong is the reason a message with an id over maxIDBytes is
+// refused: its reply would repeat it.
+var errIDTooLong = fmt.Sprintf("invalid request: an id is at most %d bytes of JSON", maxIDBytes)
+
+// longID reports whether one of msgs (JSON-RPC messages) has an id of
+// more than maxIDBytes.
+func longID(msgs ...json.RawMessage) bool {
+	for _, m := range msgs {
+		if len(m) <= maxIDBytes {
+			continue
+		}
+		var probe struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(m, &probe) == nil && len(probe.ID) > maxIDBytes {
+			return true
+		}
+	}
+	return false
+}
+
 // nullID is the id of a reply to a message whose id is unknown.
 var nullID = json.RawMessage("null")
 
@@ -326,7 +354,7 @@ func idOf(msg []byte) json.RawMessage {
 	var m struct {
 		ID json.RawMessage `json:"id"`
 	}
-	if json.Unmarshal(msg, &m) == nil && len(m.ID) > 0 && (m.ID[0] == '"' || m.ID[0] == '-' || m.ID[0] >= '0' && m.ID[0] <= '9') {
+	if json.Unmarshal(msg, &m) == nil && len(m.ID) > 0 && len(m.ID) <= maxIDBytes && (m.ID[0] == '"' || m.ID[0] == '-' || m.ID[0] >= '0' && m.ID[0] <= '9') {
 		return m.ID
 	}
 	return nullID
