@@ -119,6 +119,10 @@ type Matcher struct {
 	// wordLit answers -w for a fixed-length literal (wordlit.go); nil
 	// otherwise.
 	wordLit *wordLit
+	// wordSet and lineSet answer alone for -w and -x of many plain
+	// literals (litwords.go); nil otherwise.
+	wordSet *wordSet
+	lineSet *lineSet
 	// nulAnchors: -U --null-data with line anchors, searched record by
 	// record within the buffer; ctxAnchors: --crlf with line anchors,
 	// line by line within the buffer (context.go).
@@ -151,6 +155,9 @@ func Compile(o Options) (*Matcher, error) {
 		m.lits = litset.New(lits)
 		return m, nil
 	}
+	if m, ok, err := compileLitWords(o); ok {
+		return m, err
+	}
 	pat, literal, err := joinPatterns(o)
 	if err != nil {
 		return nil, err
@@ -170,6 +177,7 @@ func Compile(o Options) (*Matcher, error) {
 	if perr != nil {
 		return nil, formatError(pat, perr)
 	}
+	inner := h // the pattern before -x's anchors
 	if o.Line {
 		h = lineWrap(h)
 	}
@@ -216,6 +224,11 @@ func Compile(o Options) (*Matcher, error) {
 	re2Insts, serr := checkRgSize(h, o.Word, limit)
 	if serr != nil {
 		return nil, serr
+	}
+	if ws, ls := setFor(inner, o); ws != nil || ls != nil {
+		m.names = map[string]int{}
+		m.wordSet, m.lineSet = ws, ls
+		return m, nil
 	}
 	info := analyze(h)
 	m.ncap = info.maxCap
@@ -368,7 +381,15 @@ func Compile(o Options) (*Matcher, error) {
 // answer is the alternation of those strings, which the literal set gives
 // without parsing a pattern of (often) megabytes.
 func plainLiteralSet(o Options) ([][]byte, bool) {
-	if len(o.Patterns) < minLitSet || o.Word || o.Line || o.Case == Insensitive {
+	if o.Word || o.Line {
+		return nil, false
+	}
+	return plainLiterals(o)
+}
+
+// plainLiterals is plainLiteralSet whatever -w and -x say.
+func plainLiterals(o Options) ([][]byte, bool) {
+	if len(o.Patterns) < minLitSet || o.Case == Insensitive {
 		return nil, false
 	}
 	upper := false
@@ -464,6 +485,10 @@ func (m *Matcher) IsMatch(line []byte) bool {
 	if m.lits != nil {
 		return m.lits.Contains(line)
 	}
+	if m.wordSet != nil || m.lineSet != nil {
+		_, _, ok := m.setFind(line, 0, nil)
+		return ok
+	}
 	if m.plain != nil {
 		return bytes.Contains(line, m.plain)
 	}
@@ -507,6 +532,13 @@ func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 			return 0, 0, false
 		}
 		return m.lineAround(buf, from, e-1)
+	}
+	if m.wordSet != nil || m.lineSet != nil {
+		s, _, ok := m.findAt(buf, from, nil)
+		if !ok {
+			return 0, 0, false
+		}
+		return m.lineAround(buf, from, s)
 	}
 	if m.litMulti != nil && len(buf)-from >= minMultiScan {
 		return m.litMultiNextLine(buf, from)
@@ -636,6 +668,9 @@ func (m *Matcher) findAt(h []byte, at int, caps []int) (int, int, bool) {
 	}
 	if m.wordLit != nil && caps == nil {
 		return m.wordLit.next(h, at)
+	}
+	if m.wordSet != nil || m.lineSet != nil {
+		return m.setFind(h, at, caps)
 	}
 	var buf [2]int
 	c := buf[:]

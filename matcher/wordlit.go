@@ -60,28 +60,36 @@ func (w *wordLit) find(h []byte, at int) (int, bool) {
 // the VM evaluates (assertOK): in Unicode mode a neighbour that does not
 // decode as UTF-8 fails them, as in rg 15.
 func (w *wordLit) bounded(h []byte, s, e int) bool {
-	if !w.uni {
-		return (s == 0 || !isASCIIWord(h[s-1])) && (e == len(h) || !isASCIIWord(h[e]))
+	return startHalf(h, s, w.uni) && endHalf(h, e, w.uni)
+}
+
+// startHalf reports whether \b{start-half} holds at s in h: no word
+// character ends there (with uni, Unicode word characters, and a byte that
+// does not decode as UTF-8 fails it).
+func startHalf(h []byte, s int, uni bool) bool {
+	if s == 0 {
+		return true
 	}
-	if s > 0 {
-		if c := h[s-1]; c < utf8.RuneSelf {
-			if isASCIIWord(c) {
-				return false
-			}
-		} else if r, n := utf8.DecodeLastRune(h[:s]); r == utf8.RuneError && n <= 1 || isUniWord(r) {
-			return false
-		}
+	c := h[s-1]
+	if !uni || c < utf8.RuneSelf {
+		return !isASCIIWord(c)
 	}
-	if e < len(h) {
-		if c := h[e]; c < utf8.RuneSelf {
-			if isASCIIWord(c) {
-				return false
-			}
-		} else if r, n := utf8.DecodeRune(h[e:]); r == utf8.RuneError && n <= 1 || isUniWord(r) {
-			return false
-		}
+	r, n := utf8.DecodeLastRune(h[:s])
+	return !(r == utf8.RuneError && n <= 1 || isUniWord(r))
+}
+
+// endHalf reports whether \b{end-half} holds at e in h: no word character
+// starts there (as startHalf).
+func endHalf(h []byte, e int, uni bool) bool {
+	if e == len(h) {
+		return true
 	}
-	return true
+	c := h[e]
+	if !uni || c < utf8.RuneSelf {
+		return !isASCIIWord(c)
+	}
+	r, n := utf8.DecodeRune(h[e:])
+	return !(r == utf8.RuneError && n <= 1 || isUniWord(r))
 }
 
 // next returns the first -w match in h at or after at: occurrences that

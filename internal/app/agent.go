@@ -18,8 +18,14 @@ func (r *run) agent() int {
 	data := []byte(r.cfg.AgentRequest)
 	if r.cfg.AgentRequest == "-" {
 		var err error
-		if data, err = io.ReadAll(r.stdin); err != nil {
+		if data, err = io.ReadAll(io.LimitReader(r.stdin, maxAgentRequest+1)); err != nil {
 			fmt.Fprintln(r.stderr, "evgrep:", err)
+			return exitError
+		}
+		if len(data) > maxAgentRequest {
+			// The rest is never read: a request is refused as MCP refuses
+			// a message past the same cap.
+			fmt.Fprintf(r.stderr, "evgrep: --agent -: the request on stdin is longer than %d bytes\n", maxAgentRequest)
 			return exitError
 		}
 	}

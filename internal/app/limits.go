@@ -15,4 +15,7 @@ const (
 	// termsJSONLine is the longest line text one --terms --json
 	// occurrence object carries (a window of a longer line).
 	termsJSONLine = 4 << 10
+	// maxAgentRequest bounds the request `--agent -` reads from stdin,
+	// as the MCP server bounds one message (4 MiB).
+	maxAgentRequest = 4 << 20
 )

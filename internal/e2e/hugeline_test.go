@@ -135,12 +135,16 @@ type digest struct {
 	n     int64
 	line  []byte // the current line, while short
 	long  bool   // the current line is long: hashed as it comes
-	short [4][]byte
+	short [keptShort][]byte
 	k     int    // short lines seen
 	head  []byte // the first maxShort bytes
 }
 
 const maxShort = 64 << 10
+
+// keptShort is how many of the last short lines a digest keeps (a
+// --stats block is 9).
+const keptShort = 12
 
 func newDigest() *digest { return &digest{h: sha256.New()} }
 
@@ -168,7 +172,7 @@ func (d *digest) Write(p []byte) (int, error) {
 		}
 		if i >= 0 {
 			if !d.long {
-				d.short[d.k%4] = append(d.short[d.k%4][:0], d.line...)
+				d.short[d.k%keptShort] = append(d.short[d.k%keptShort][:0], d.line...)
 				d.k++
 				d.h.Write(normElapsed(d.line))
 			}
@@ -188,10 +192,10 @@ func (d *digest) sum() string {
 
 // lastShort returns the i-th short line from the end (0: the last).
 func (d *digest) lastShort(i int) []byte {
-	if i >= d.k || i >= 4 {
+	if i >= d.k || i >= keptShort {
 		return nil
 	}
-	return d.short[(d.k-1-i)%4]
+	return d.short[(d.k-1-i)%keptShort]
 }
 
 // run runs bin with args in dir, stdout to a pipe read by a digest, and

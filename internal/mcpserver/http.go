@@ -103,6 +103,7 @@ type httpHandler struct {
 	origins map[string]bool
 	now     func() time.Time // time.Now; tests move it
 
+	bodies  bodySlots
 	mu      sync.Mutex
 	live    map[string]*httpSession // by session id
 	pending int                     // new sessions being made
@@ -120,6 +121,7 @@ func newHTTPHandler(srv *server, opts Options) *httpHandler {
 		origins: map[string]bool{},
 		now:     time.Now,
 		live:    map[string]*httpSession{},
+		bodies:  newBodySlots(),
 	}
 	for _, o := range opts.AllowOrigins {
 		h.origins[o] = true
@@ -132,6 +134,7 @@ func newHTTPHandler(srv *server, opts Options) *httpHandler {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w = &boundedWriter{ResponseWriter: w}
 	if !h.hostAllowed(r) {
 		http.Error(w, fmt.Sprintf("forbidden: Host %q is not the address of this server", r.Host), http.StatusForbidden)
 		return
@@ -159,7 +162,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "unsupported media type: a request is application/json", http.StatusUnsupportedMediaType)
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxMessageBytes))
+		release, ok := h.bodies.take(w, r)
+		if !ok {
+			return
+		}
+		defer release()
+		body, err := readBody(w, r)
 		if err != nil {
 			var tooLarge *http.MaxBytesError
 			if errors.As(err, &tooLarge) {
@@ -169,13 +177,17 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "bad request: "+err.Error(), http.StatusBadRequest)
 			return
 		}
-		if reason := batchRefusal(body, r.Header.Get(protocolHeader)); reason != "" {
+		reason := batchRefusal(body, r.Header.Get(protocolHeader))
+		if reason == "" && len(body) > maxIDBytes && longIDIn(body) {
+			reason = errIDTooLong
+		}
+		if reason != "" {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
 			w.Write(errorReply(nullID, jsonrpc.CodeInvalidRequest, reason))
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.Body = &slotBody{r: bytes.NewReader(body), release: release}
 	}
 	// The request is read: a long answer (or an SSE stream) is not cut by
 	// the read deadline.

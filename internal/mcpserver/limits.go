@@ -10,6 +10,30 @@ const (
 	// refused with 413.
 	maxMessageBytes = 4 << 20
 
+	// Bodies in flight: a POST body is read only in a slot. A body of at
+	// most smallBodyBytes (by its Content-Length) takes one of
+	// maxSmallBodies slots, any other one of maxLargeBodies; a request
+	// that finds none free waits for one at most bodyWait, then gets 503.
+	// A slot is held until the SDK has read the body. So the bodies being
+	// read take at most maxLargeBodies × maxMessageBytes + maxSmallBodies
+	// × smallBodyBytes = 32 + 16 = 48 MiB however many connections send
+	// them (about three times that with the buffers' growth and the SDK's
+	// copy); a client stalling mid-body holds its slot until readTimeout.
+	maxLargeBodies = 8
+	maxSmallBodies = 256
+	smallBodyBytes = 64 << 10
+	bodyWait       = readTimeout
+
+	// maxReplyBytes bounds every error the server sends, the SDK's own
+	// included (they quote a method, tool or prompt name, a resource URI
+	// or the params whole): a JSON-RPC error reply (one message, a batch
+	// or an SSE event of one), or the text of an HTTP error. A longer one
+	// has its message cut and its data dropped (bound.go). A request id,
+	// which the reply repeats, is at most maxIDBytes of JSON: a message
+	// with a longer one is refused (-32600, id null).
+	maxReplyBytes = 16 << 10
+	maxIDBytes    = 256
+
 	// maxBatch is how many messages one JSON-RPC batch may hold, for the
 	// protocol versions that have batches (2024-11-05 and 2025-03-26);
 	// later versions have none, and a batch gets an Invalid Request error.

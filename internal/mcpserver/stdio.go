@@ -47,8 +47,9 @@ func (s *server) serveStdio(ctx context.Context, in io.ReadCloser, out io.Writer
 }
 
 // lineWriter serialises whole writes to out (each is one message and its
-// newline) between the SDK and the framer, remembers the first error, and
-// tells sent the ids of the responses written (nil after a failure).
+// newline) between the SDK and the framer, bounds the errors among them
+// (boundReply), remembers the first error, and tells sent the ids of the
+// responses written (nil after a failure).
 type lineWriter struct {
 	mu   sync.Mutex
 	w    io.Writer
@@ -62,14 +63,14 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
-	n, err := w.w.Write(p)
-	if err != nil {
+	q := boundReply(p)
+	if _, err := w.w.Write(q); err != nil {
 		w.err = err
 		w.sent(nil)
-	} else {
-		w.sent(responseIDs(p))
+		return 0, err
 	}
-	return n, err
+	w.sent(responseIDs(q))
+	return len(p), nil
 }
 
 // responseIDs returns the ids of the responses in one written message (or
@@ -269,6 +270,10 @@ func (f *framer) filter(line []byte) []byte {
 		f.reply(nullID, jsonrpc.CodeInvalidRequest, "invalid request: an id is a string or a number, never null")
 		return nil
 	}
+	if len(probe.ID) > maxIDBytes {
+		f.reply(nullID, jsonrpc.CodeInvalidRequest, errIDTooLong)
+		return nil
+	}
 	if r, ok := m.(*jsonrpc.Request); ok && r.Method == "initialize" {
 		f.mu.Lock()
 		f.version = probe.Params.ProtocolVersion
@@ -289,6 +294,9 @@ func (f *framer) batch(msg []byte) ([]jsonrpc.Message, string) {
 	f.mu.Unlock()
 	if reason := refuseBatch(len(batch), version); reason != "" {
 		return nil, reason
+	}
+	if longID(batch...) {
+		return nil, errIDTooLong
 	}
 	msgs := make([]jsonrpc.Message, 0, len(batch))
 	for _, m := range batch {
@@ -316,6 +324,27 @@ func refuseBatch(n int, version string) string {
 	return ""
 }
 
+// errIDTooLong is the reason a message with an id over maxIDBytes is
+// refused: its reply would repeat it.
+var errIDTooLong = fmt.Sprintf("invalid request: an id is at most %d bytes of JSON", maxIDBytes)
+
+// longID reports whether one of msgs (JSON-RPC messages) has an id of
+// more than maxIDBytes.
+func longID(msgs ...json.RawMessage) bool {
+	for _, m := range msgs {
+		if len(m) <= maxIDBytes {
+			continue
+		}
+		var probe struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(m, &probe) == nil && len(probe.ID) > maxIDBytes {
+			return true
+		}
+	}
+	return false
+}
+
 // nullID is the id of a reply to a message whose id is unknown.
 var nullID = json.RawMessage("null")
 
@@ -325,7 +354,7 @@ func idOf(msg []byte) json.RawMessage {
 	var m struct {
 		ID json.RawMessage `json:"id"`
 	}
-	if json.Unmarshal(msg, &m) == nil && len(m.ID) > 0 && (m.ID[0] == '"' || m.ID[0] == '-' || m.ID[0] >= '0' && m.ID[0] <= '9') {
+	if json.Unmarshal(msg, &m) == nil && len(m.ID) > 0 && len(m.ID) <= maxIDBytes && (m.ID[0] == '"' || m.ID[0] == '-' || m.ID[0] >= '0' && m.ID[0] <= '9') {
 		return m.ID
 	}
 	return nullID

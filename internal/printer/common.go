@@ -210,6 +210,32 @@ func findMatches(s *search.Searcher, m Matcher, buf []byte, start, end int, mult
 	return dst
 }
 
+// countMatches returns len(findMatches(s, m, buf, start, end, multi, nil))
+// without building the list: a huge line with millions of matches costs
+// no more memory than one (--count-matches, --stats).
+func countMatches(s *search.Searcher, m Matcher, buf []byte, start, end int, multi bool) uint64 {
+	var n uint64
+	if s.Config().Multiline && multi {
+		hayEnd := min(len(buf), end+multilineLookAhead)
+		m.EachOccurrenceIn(buf, start, hayEnd, func(r Range) bool {
+			if r.Start >= end-start {
+				return false // the occurrences come in order
+			}
+			n++
+			return true
+		})
+		return n
+	}
+	hayEnd := max(start, trimTerm(s, buf[:end]))
+	m.EachOccurrenceIn(buf, start, hayEnd, func(r Range) bool {
+		if !pastLine(r, start, hayEnd, end) {
+			n++
+		}
+		return true
+	})
+	return n
+}
+
 // pastLine reports whether r (relative to start) is the empty match at the
 // end of a last line that has no terminator (hayEnd == end): rg counts only
 // matches that start before the end of the line with its terminator.

@@ -25,6 +25,7 @@ type Standard struct {
 	start        time.Time
 	stats        Stats
 	needMatches  bool
+	listMatches  bool     // a match line's matches are printed, not only counted
 	one          [1]Range // the range of one -o occurrence
 	// sunk are the matches of the line being printed (after -r).
 	sunk []Range
@@ -37,7 +38,8 @@ type Standard struct {
 func NewStandard(opts *Options, m Matcher) *Standard {
 	p := &Standard{m: m}
 	p.w.opts = opts
-	p.needMatches = (opts.Color && !opts.Colors.Match.IsNone()) || opts.HyperlinksOn() || opts.Column || opts.HasReplacement || opts.PerMatch || opts.OnlyMatching || opts.Stats
+	p.listMatches = (opts.Color && !opts.Colors.Match.IsNone()) || opts.HyperlinksOn() || opts.Column || opts.HasReplacement || opts.PerMatch || opts.OnlyMatching
+	p.needMatches = p.listMatches || opts.Stats
 	return p
 }
 
@@ -91,12 +93,20 @@ func (p *Standard) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 		return true, nil
 	}
 	p.matches = p.matches[:0]
-	if p.needMatches {
+	// With --stats alone rg lists them too, but only -M's preview ("N
+	// more matches") and multiline blocks print differently for it.
+	list := p.listMatches || p.opts().Stats && (p.opts().MaxColumns > 0 || s.Config().Multiline)
+	if list {
 		p.matches = findMatches(s, p.m, m.Buffer, start, end, true, p.matches)
 	}
 	hasRepl := p.replace(s, m.Buffer, start, end, true)
 	if p.opts().Stats {
-		p.stats.Matches += uint64(len(p.matches))
+		if list {
+			p.stats.Matches += uint64(len(p.matches))
+		} else {
+			// Counted, not listed: nothing else needs them.
+			p.stats.Matches += countMatches(s, p.m, m.Buffer, start, end, true)
+		}
 		p.stats.MatchedLines += countLines(m.Bytes, s.Config().LineTerm)
 	}
 	if s.Config().Binary == search.BinaryConvert && p.binaryOffset >= 0 {

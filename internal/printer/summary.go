@@ -19,7 +19,6 @@ type Summary struct {
 	start        time.Time
 	stats        Stats
 	track        bool // stats tracked (--stats or --count-matches)
-	scratch      []Range
 }
 
 // NewSummary returns a summary printer.
@@ -70,10 +69,9 @@ func (p *Summary) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	multi := s.Config().Multiline
 	n := uint64(1)
 	if p.track || multi {
-		p.scratch = findMatches(s, p.m, m.Buffer, m.Start, m.Start+len(m.Bytes), true, p.scratch)
 		// A look-ahead past the printer's window can hide the match the
 		// searcher found; rg 15 counts at least one.
-		n = max(uint64(len(p.scratch)), 1)
+		n = max(countMatches(s, p.m, m.Buffer, m.Start, m.Start+len(m.Bytes), true), 1)
 	}
 	if multi {
 		p.matchCount += n

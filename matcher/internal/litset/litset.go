@@ -118,7 +118,10 @@ func New(lits [][]byte) *Set {
 	// Breadth first: failure links, output flags and the dense rows
 	// (a node's failure target is shallower, so it is done before it).
 	s.rowAt[0] = 0
-	s.dense = make([]int32, s.nc)
+	// The rows are allocated once (the root's, and at most denseBudget
+	// entries in all): growing them by appends copied tens of MiB for
+	// word lists.
+	s.dense = make([]int32, s.nc, max(int(s.nc), min(denseBudget, nn*int(s.nc))))
 	for _, e := range s.children(0) {
 		s.dense[s.cls[e.b]] = e.to
 	}
@@ -262,4 +265,26 @@ func (s *Set) Find(buf []byte, from int) (start, end int, ok bool) {
 	}
 	// Unreachable: the occurrence ending at e starts in the window.
 	return 0, 0, false
+}
+
+// MaxLen returns the length of the set's longest literal.
+func (s *Set) MaxLen() int { return s.maxLen }
+
+// FirstAt returns the length of the first-listed literal that occurs at
+// buf[p:] and whose end p+length satisfies ok, or -1: the alternative a
+// leftmost-first regex takes at p when an assertion follows it.
+func (s *Set) FirstAt(buf []byte, p int, ok func(end int) bool) int {
+	n := int32(0)
+	bestIdx, bestLen := int32(none), -1
+	for i := p; i < len(buf); i++ {
+		t := s.child(n, buf[i])
+		if t == none {
+			break
+		}
+		n = t
+		if k := s.best[n]; k != none && (bestIdx == none || k < bestIdx) && ok(i+1) {
+			bestIdx, bestLen = k, int(s.depth[n])
+		}
+	}
+	return bestLen
 }
