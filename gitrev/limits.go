@@ -18,6 +18,13 @@ const (
 	// defaultMaxDiffLines is the most lines of one side that are diffed;
 	// past it the whole working file counts as changed.
 	defaultMaxDiffLines = 4_000_000
+	// defaultMaxInflated bounds the work of one Repo (one search): the
+	// bytes inflated from loose objects and packs plus the bytes made by
+	// applying deltas, over every object read. Past it every read fails
+	// (ErrBudget) and a tree walk ends. A checkout of a few GiB reads
+	// about its own size; a repository of a few KiB whose trees name one
+	// 64 MiB blob millions of times stops here.
+	defaultMaxInflated = 8 << 30
 
 	// maxRevisionLength is the longest commit-ish accepted.
 	maxRevisionLength = 256
@@ -35,8 +42,33 @@ const (
 	// maxGitFileSize is the largest .git file ("gitdir: X") or commondir
 	// file read.
 	maxGitFileSize = 64 << 10
-	// objectCacheSize is the memory go-git's object cache may hold.
-	objectCacheSize = 8 << 20
+	// objectCacheSize is the memory go-git's object cache may hold (refs
+	// and the shallow file are read through go-git; objects are not).
+	objectCacheSize = 1 << 20
+
+	// maxDeltaDepth is the longest delta chain followed: git writes at
+	// most 4095 (pack.depth). Each link is read iteratively, and a chain
+	// that comes back to an entry it passed is an error (ErrCorrupt).
+	// Every object of a chain (its base, each result) is bounded by the
+	// limit of the object read.
+	maxDeltaDepth = 4095
+	// maxEntryHeader is the longest pack entry header read: type and
+	// size (at most 10 bytes), then a base offset (10) or name (20).
+	maxEntryHeader = 32
+	// maxLooseHeader is the longest loose object header ("blob 12").
+	maxLooseHeader = 32
+	// maxPackIndexSize is the largest pack index (.idx) read, held in
+	// memory: about 37 million objects.
+	maxPackIndexSize = 1 << 30
+	// maxPackObjects is the most objects one pack index may list.
+	maxPackObjects = 1 << 26
+	// maxPacks is the most packs read of one repository.
+	maxPacks = 10_000
+	// maxAlternates is the most alternate object folders followed
+	// (objects/info/alternates), and maxAlternateDepth how deeply they
+	// may name further alternates (git's own depth).
+	maxAlternates     = 64
+	maxAlternateDepth = 5
 )
 
 // Limits are the bounds of one Repo.
@@ -49,6 +81,9 @@ type Limits struct {
 	MaxDiffEdits int
 	// MaxDiffLines is the most lines of one side that are diffed.
 	MaxDiffLines int
+	// MaxInflated is the most bytes inflated and made from deltas in all
+	// through the Repo.
+	MaxInflated int64
 }
 
 // DefaultLimits returns the bounds Open uses.
@@ -58,5 +93,6 @@ func DefaultLimits() Limits {
 		MaxFiles:     defaultMaxFiles,
 		MaxDiffEdits: defaultMaxDiffEdits,
 		MaxDiffLines: defaultMaxDiffLines,
+		MaxInflated:  defaultMaxInflated,
 	}
 }

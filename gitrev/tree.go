@@ -209,7 +209,7 @@ func (t *Tree) Size(path string) (int64, error) {
 	}
 	t.r.mu.Lock()
 	defer t.r.mu.Unlock()
-	n, err := t.r.st.EncodedObjectSize(h)
+	n, err := t.r.odb.size(h)
 	if err != nil {
 		return 0, t.r.objectErr(h, err)
 	}

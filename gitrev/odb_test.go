@@ -1,0 +1,120 @@
+package gitrev
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// gitCmd runs git in dir and returns its output.
+func gitCmd(t *testing.T, dir string, stdin []byte, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git %s: %v", strings.Join(args, " "), err)
+	}
+	return out
+}
+
+// TestObjectsMatchGit reads every object of repositories that git packed
+// (offset deltas, name deltas, deep chains, an alternate) and of loose
+// objects, and compares them with git cat-file, the oracle.
+func TestObjectsMatchGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git program to compare with")
+	}
+	dir := t.TempDir()
+	gitCmd(t, dir, nil, "init", "-q", "-b", "main")
+	// Many versions of a few files, so that packs hold delta chains.
+	var body strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&body, "line %d of a file that grows %s\n", i, strings.Repeat("x", i%7))
+		os.WriteFile(filepath.Join(dir, "a.txt"), []byte(body.String()), 0o644)
+		os.WriteFile(filepath.Join(dir, "b.txt"), []byte(strings.Repeat(body.String(), 3)), 0o644)
+		gitCmd(t, dir, nil, "add", "-A")
+		gitCmd(t, dir, nil, "commit", "-q", "-m", "c"+strconv.Itoa(i))
+	}
+	check := func(name string) {
+		t.Helper()
+		repo, err := Open(dir, DefaultLimits())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer repo.Close()
+		list := gitCmd(t, dir, nil, "cat-file", "--batch-all-objects", "--batch-check=%(objectname)")
+		batch := gitCmd(t, dir, list, "cat-file", "--batch")
+		br := bufio.NewReader(bytes.NewReader(batch))
+		n := 0
+		for {
+			line, err := br.ReadString('\n')
+			if err == io.EOF {
+				break
+			}
+			f := strings.Fields(line)
+			size, _ := strconv.Atoi(f[2])
+			want := make([]byte, size+1)
+			io.ReadFull(br, want)
+			want = want[:size]
+			h := plumbing.NewHash(f[0])
+			typ, got, err := repo.readObject(h, 1<<30)
+			if err != nil || typ.String() != f[1] || !bytes.Equal(got, want) {
+				t.Fatalf("%s: object %s: %v %v, %d bytes; git says %s, %d bytes", name, f[0], typ, err, len(got), f[1], size)
+			}
+			if sz, err := repo.odb.size(h); err != nil || sz != int64(size) {
+				t.Fatalf("%s: size of %s = %d, %v; want %d", name, f[0], sz, err, size)
+			}
+			n++
+		}
+		if n < 180 {
+			t.Fatalf("%s: only %d objects", name, n)
+		}
+		head := strings.TrimSpace(string(gitCmd(t, dir, nil, "rev-parse", "HEAD")))
+		if c, err := repo.Resolve(head[:7]); err != nil || c.String() != head {
+			t.Errorf("%s: abbreviated HEAD: %v %v", name, c, err)
+		}
+	}
+	check("loose")
+	gitCmd(t, dir, nil, "gc", "-q", "--aggressive")
+	check("packed with offset deltas")
+	// Name (REF) deltas: a pack written without offset deltas.
+	objs := gitCmd(t, dir, nil, "rev-list", "--objects", "--all")
+	var names bytes.Buffer
+	for _, l := range strings.Split(strings.TrimSpace(string(objs)), "\n") {
+		names.WriteString(strings.Fields(l)[0] + "\n")
+	}
+	packDir := filepath.Join(dir, ".git", "objects", "pack")
+	old, _ := filepath.Glob(filepath.Join(packDir, "pack-*"))
+	gitCmd(t, dir, names.Bytes(), "pack-objects", "-q", "--depth=200", "--window=50", filepath.Join(packDir, "pack"))
+	for _, f := range old {
+		os.Remove(f)
+	}
+	check("packed with name deltas")
+	// The same objects through an alternate.
+	other := t.TempDir()
+	gitCmd(t, other, nil, "init", "-q")
+	os.MkdirAll(filepath.Join(dir, ".git", "objects", "info"), 0o755)
+	moved := filepath.Join(other, ".git", "objects")
+	for _, f := range []string{"pack"} {
+		os.RemoveAll(filepath.Join(moved, f))
+		if err := os.Rename(filepath.Join(dir, ".git", "objects", f), filepath.Join(moved, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, ".git", "objects", "info", "alternates"), []byte("# shared\n"+moved+"\n"), 0o644)
+	check("through an alternate")
+}
