@@ -1,6 +1,7 @@
 package gitrev
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -25,6 +26,28 @@ type Tree struct {
 	files  map[string]plumbing.Hash // file path → blob
 	listed map[string][]walker.TreeEntry
 	count  int
+	failed error // a failure of the whole tree, returned by every later call
+}
+
+// stopError is an error after which the tree is not read further: it
+// wraps walker.ErrStopTree, so that a walk ends with it.
+type stopError struct{ err error }
+
+func (e *stopError) Error() string   { return e.err.Error() }
+func (e *stopError) Unwrap() []error { return []error{e.err, walker.ErrStopTree} }
+
+// fail records err as the whole tree's failure when it is one (a bound of
+// the tree or of the Repo passed, a tree that contains itself), and
+// returns it.
+func (t *Tree) fail(err error) error {
+	if err == nil || t.failed != nil {
+		return err
+	}
+	if errors.Is(err, ErrBudget) {
+		t.failed = &stopError{err}
+		return t.failed
+	}
+	return err
 }
 
 // Tree returns the tree of commit c.
@@ -130,12 +153,29 @@ func (t *Tree) list(path string) ([]walker.TreeEntry, error) {
 	if !ok {
 		return nil, &fs.PathError{Op: "list", Path: path, Err: fs.ErrNotExist}
 	}
+	if t.failed != nil {
+		return nil, t.failed
+	}
 	if strings.Count(path, "/") >= maxTreeDepth {
 		return nil, fmt.Errorf("folders nested more than %d deep", maxTreeDepth)
 	}
+	// A tree that contains itself (only a corrupt repository can: an
+	// index that gives one object two names) would be walked forever.
+	for p := path; p != ""; {
+		i := strings.LastIndexByte(p, '/')
+		if i < 0 {
+			p = ""
+		} else {
+			p = p[:i]
+		}
+		if t.dirs[p] == h {
+			t.failed = &stopError{fmt.Errorf("%w: tree %s contains itself (at %s)", ErrCorrupt, h.String()[:12], path)}
+			return nil, t.failed
+		}
+	}
 	typ, data, err := t.r.readObjectLocked(h, maxObjectHeader)
 	if err != nil {
-		return nil, err
+		return nil, t.fail(err)
 	}
 	if typ != plumbing.TreeObject {
 		return nil, fmt.Errorf("%s is a %s, not a tree", h, typ)
@@ -164,7 +204,8 @@ func (t *Tree) list(path string) ([]walker.TreeEntry, error) {
 			}
 		}
 		if t.count++; t.count > t.r.lim.MaxFiles {
-			return nil, fmt.Errorf("the tree has more than %d entries", t.r.lim.MaxFiles)
+			t.failed = &stopError{fmt.Errorf("the tree has more than %d entries", t.r.lim.MaxFiles)}
+			return nil, t.failed
 		}
 	}
 	t.listed[path] = ents
@@ -192,8 +233,11 @@ func (t *Tree) ReadFile(path string) ([]byte, error) {
 	if !ok {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fs.ErrNotExist}
 	}
+	if t.failed != nil {
+		return nil, t.failed
+	}
 	_, data, err := t.r.readObjectLocked(h, t.r.lim.MaxBlobSize)
-	return data, err
+	return data, t.fail(err)
 }
 
 // Size implements walker.Tree.
