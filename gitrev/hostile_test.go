@@ -214,3 +214,49 @@ func checkHostileOutput(t *testing.T, name, out string, c gittest.HostileCase, c
 		t.Errorf("%s: walk errors %q", name, walkErrs)
 	}
 }
+
+// TestHostileTreeBounds: a valid tree of 10^13 paths ends at the entry
+// bound with one error, and one naming a 1 MiB blob a million times at
+// the inflate budget with one error; the walk ends there.
+func TestHostileTreeBounds(t *testing.T) {
+	if os.Getenv(hostileEnv) != "" {
+		t.Skip("inside the child")
+	}
+	cases := []struct {
+		name  string
+		leaf  []byte
+		spec  hostileSpec
+		want  string
+		walk  bool // the error is the walk's (a folder's), not a file's
+		files int  // at most this many files are read
+	}{
+		{"entries", []byte("leaf\n"), hostileSpec{MaxFiles: 20_000}, "more than 20000 entries", true, 20_000},
+		{"inflated bytes", make([]byte, 1<<20), hostileSpec{MaxInflated: 32 << 20}, "inflate budget exhausted", false, 33},
+	}
+	for _, c := range cases {
+		r := gittest.New(t)
+		r.TreeBomb(12, 10, c.leaf)
+		c.spec.Dir = r.Dir
+		out, rss, ok := runChild(t, c.spec)
+		if !ok {
+			continue
+		}
+		t.Logf("%s: peak RSS %d MiB", c.name, rss>>20)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		var errs []string
+		files := 0
+		for _, l := range lines {
+			if strings.Contains(l, ": ok ") {
+				files++
+			} else if l != "PASS" {
+				errs = append(errs, l)
+			}
+		}
+		if len(errs) != 1 || !strings.Contains(errs[0], c.want) || strings.HasPrefix(errs[0], "walk: ") != c.walk {
+			t.Errorf("%s: %d errors, first %q; want one with %q", c.name, len(errs), errs[:min(3, len(errs))], c.want)
+		}
+		if files == 0 || files > c.files || lines[0] != "ok.txt: ok 7" {
+			t.Errorf("%s: %d files read, first %q; want ok.txt and at most %d", c.name, files, lines[0], c.files)
+		}
+	}
+}

@@ -100,3 +100,42 @@ func BuildHostile(t testing.TB, c HostileCase) *Repo {
 	r.Write(files)
 	return r
 }
+
+// TreeBomb writes a valid commit whose tree holds ok.txt ("needle\n") and
+// fanout folders, each holding fanout folders, depth levels down, the
+// last level fanout files of content leaf: fanout^(depth+1) paths from
+// depth+2 small objects.
+func (r *Repo) TreeBomb(depth, fanout int, leaf []byte) {
+	r.t.Helper()
+	ok := []byte("needle\n")
+	hOK := ObjectHash("blob", ok)
+	hLeaf := ObjectHash("blob", leaf)
+	entries := []PackEntry{Whole(PackBlob, ok), Whole(PackBlob, leaf)}
+	names := []IndexEntry{{hOK, 0}, {hLeaf, 1}}
+	var items []TreeItem
+	for i := range fanout {
+		items = append(items, TreeItem{Name: fmt.Sprintf("f%d", i), Hash: hLeaf})
+	}
+	for level := 0; ; level++ {
+		if level == depth {
+			items = append([]TreeItem{{Name: "ok.txt", Hash: hOK}}, items...)
+		}
+		data := TreeData(items...)
+		h := ObjectHash("tree", data)
+		entries = append(entries, Whole(PackTree, data))
+		names = append(names, IndexEntry{h, len(entries) - 1})
+		if level == depth {
+			commit := CommitData(h)
+			hc := ObjectHash("commit", commit)
+			entries = append(entries, Whole(PackCommit, commit))
+			names = append(names, IndexEntry{hc, len(entries) - 1})
+			r.WritePack(entries, names)
+			r.SetHead(hc)
+			return
+		}
+		items = items[:0]
+		for i := range fanout {
+			items = append(items, TreeItem{Name: fmt.Sprintf("d%d", i), Dir: true, Hash: h})
+		}
+	}
+}
