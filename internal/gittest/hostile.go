@@ -76,14 +76,14 @@ func Hostile() []HostileCase {
 			}},
 		{Name: "a tree that contains itself through an aliasing index", Tree: true, Want: "contains itself",
 			Build: func(r *Repo) {
-				// The tree's ten folders name hAlias, which the index
-				// gives the tree's own entry.
+				// Folder loop is tree L, whose ten folders name hAlias,
+				// which the index gives L's own entry: L contains itself.
 				hAlias := ObjectHash("tree", []byte("alias"))
 				var items []TreeItem
 				for i := range 10 {
 					items = append(items, TreeItem{Name: fmt.Sprintf("d%d", i), Dir: true, Hash: hAlias})
 				}
-				commitOf(r, items, nil, []IndexEntry{{hAlias, 1}})
+				commitOf(r, []TreeItem{{Name: "loop", Dir: true, Hash: hAlias}}, []PackEntry{Whole(PackTree, TreeData(items...))}, []IndexEntry{{hAlias, 3}})
 			}},
 	}
 }
