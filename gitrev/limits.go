@@ -52,6 +52,10 @@ const (
 	// Every object of a chain (its base, each result) is bounded by the
 	// limit of the object read.
 	maxDeltaDepth = 4095
+	// linkCost is what each entry of a delta chain, and each object read,
+	// costs the inflate budget besides its bytes: a header read and a
+	// zlib stream started take about the time 1 KiB takes to inflate.
+	linkCost = 512
 	// maxEntryHeader is the longest pack entry header read: type and
 	// size (at most 10 bytes), then a base offset (10) or name (20).
 	maxEntryHeader = 32

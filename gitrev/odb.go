@@ -45,6 +45,7 @@ type odb struct {
 	br   *bufio.Reader
 	zr   io.ReadCloser
 	left int64 // bytes that may still be inflated
+	seen map[packPos]bool
 }
 
 // newODB opens the object folder objects and its alternates.
@@ -210,6 +211,12 @@ func (o *odb) read(h plumbing.Hash, limit int64) (plumbing.ObjectType, []byte, e
 	return o.readLoose(h, limit)
 }
 
+// packPos is an entry of a pack.
+type packPos struct {
+	p   *pack
+	off int64
+}
+
 // link is one delta of a chain.
 type link struct {
 	p *pack
@@ -221,11 +228,34 @@ func (o *odb) readPacked(p *pack, off int64, limit int64) (plumbing.ObjectType, 
 	var chain []link
 	var typ plumbing.ObjectType
 	var data []byte
+	clear(o.seen)
 	for {
-		for _, l := range chain {
-			if l.p == p && l.e.off == off {
+		// Every link costs the budget, so that chains of tiny deltas are
+		// bounded in time as bytes are; a chain that comes back to an
+		// entry it passed is refused at once.
+		if err := o.charge(linkCost); err != nil {
+			return 0, nil, err
+		}
+		pos := packPos{p, off}
+		if len(chain) < 16 {
+			for _, l := range chain {
+				if l.p == p && l.e.off == off {
+					return 0, nil, fmt.Errorf("%w: its delta chain loops back to offset %d of %s", ErrCorrupt, off, filepath.Base(p.path))
+				}
+			}
+		} else {
+			if o.seen == nil {
+				o.seen = map[packPos]bool{}
+			}
+			if len(o.seen) == 0 {
+				for _, l := range chain {
+					o.seen[packPos{l.p, l.e.off}] = true
+				}
+			}
+			if o.seen[pos] {
 				return 0, nil, fmt.Errorf("%w: its delta chain loops back to offset %d of %s", ErrCorrupt, off, filepath.Base(p.path))
 			}
+			o.seen[pos] = true
 		}
 		e, err := p.header(off)
 		if err != nil {
@@ -357,6 +387,9 @@ func looseHeader(zr io.Reader) (plumbing.ObjectType, int64, error) {
 
 // readLoose reads loose object h.
 func (o *odb) readLoose(h plumbing.Hash, limit int64) (plumbing.ObjectType, []byte, error) {
+	if err := o.charge(linkCost); err != nil {
+		return 0, nil, err
+	}
 	f, err := o.openLoose(h)
 	if err != nil {
 		return 0, nil, err

@@ -3,6 +3,7 @@ package gitrev
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evgrep/evgrep/internal/gittest"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -117,4 +119,60 @@ func TestObjectsMatchGit(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, ".git", "objects", "info", "alternates"), []byte("# shared\n"+moved+"\n"), 0o644)
 	check("through an alternate")
+}
+
+// TestDeltaChainBounds: a long chain of name deltas that loops back to
+// its first entry is refused as a loop, one deeper than maxDeltaDepth as
+// too deep, and one within it is read.
+func TestDeltaChainBounds(t *testing.T) {
+	blob := []byte("needle\n")
+	name := func(i int) gittest.Hash { return gittest.ObjectHash("blob", []byte(strconv.Itoa(i))) }
+	first, next := gittest.Delta(len(blob), []byte("needle delta\n")), gittest.Delta(13, []byte("needle delta\n"))
+	zFirst, zNext := gittest.Zlib(first), gittest.Zlib(next)
+	cases := []struct {
+		name  string
+		links int
+		loop  bool
+		want  string
+	}{
+		{"a loop of 40 name deltas", 40, true, "delta chain loops"},
+		{"4096 offset deltas", maxDeltaDepth + 1, false, "more than 4095 deep"},
+		{"4095 offset deltas", maxDeltaDepth, false, ""},
+	}
+	for _, c := range cases {
+		r := gittest.New(t)
+		entries := []gittest.PackEntry{gittest.Whole(gittest.PackBlob, blob)}
+		names := []gittest.IndexEntry{{Name: name(0), Entry: 0}}
+		for i := 1; i <= c.links; i++ {
+			d, z := next, zNext
+			if i == 1 {
+				d, z = first, zFirst
+			}
+			e := gittest.PackEntry{Type: gittest.PackOFSDelta, Size: int64(len(d)), Z: z, BaseEntry: i - 1}
+			if c.loop {
+				e = gittest.PackEntry{Type: gittest.PackREFDelta, Size: int64(len(d)), Z: z, Base: name((i % c.links) + 1)}
+			}
+			entries = append(entries, e)
+			names = append(names, gittest.IndexEntry{Name: name(i), Entry: i})
+		}
+		r.WritePack(entries, names)
+		repo, err := Open(r.Dir, DefaultLimits())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var h plumbing.Hash
+		last := name(c.links)
+		copy(h[:], last[:])
+		_, data, err := repo.readObject(h, 1<<20)
+		repo.Close()
+		if c.want == "" {
+			if err != nil || string(data) != "needle delta\n" {
+				t.Errorf("%s: %q, %v", c.name, data, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: %v, want ErrCorrupt with %q", c.name, err, c.want)
+		}
+	}
 }

@@ -160,7 +160,7 @@ func (x *packIndex) withPrefix(prefix []byte, f func(plumbing.Hash)) {
 type pack struct {
 	path string // the .pack file
 	idx  *packIndex
-	f    *os.File
+	f    packFile
 	size int64
 	err  error // why the pack cannot be read, once known
 }
@@ -179,6 +179,13 @@ func loadPack(path string) (*pack, error) {
 	return &pack{path: path, idx: x}, nil
 }
 
+// packFile is what a pack is read through: an *os.File, or bytes in a
+// test.
+type packFile interface {
+	io.ReaderAt
+	io.Closer
+}
+
 // open opens the pack file and checks its header.
 func (p *pack) open() error {
 	if p.f != nil || p.err != nil {
@@ -193,19 +200,27 @@ func (p *pack) open() error {
 	if err == nil && !st.Mode().IsRegular() {
 		err = errors.New("not a regular file")
 	}
-	var hdr [12]byte
 	if err == nil {
-		_, err = f.ReadAt(hdr[:], 0)
-	}
-	if err == nil && (string(hdr[:4]) != "PACK" || (binary.BigEndian.Uint32(hdr[4:8]) != 2 && binary.BigEndian.Uint32(hdr[4:8]) != 3)) {
-		err = errors.New("not a pack file of version 2 or 3")
+		err = p.attach(f, st.Size())
 	}
 	if err != nil {
 		f.Close()
 		p.err = fmt.Errorf("%s: %v", p.path, err)
-		return p.err
 	}
-	p.f, p.size = f, st.Size()
+	return p.err
+}
+
+// attach reads the pack from f, of size bytes, after checking its
+// header.
+func (p *pack) attach(f packFile, size int64) error {
+	var hdr [12]byte
+	if _, err := f.ReadAt(hdr[:], 0); err != nil {
+		return err
+	}
+	if string(hdr[:4]) != "PACK" || (binary.BigEndian.Uint32(hdr[4:8]) != 2 && binary.BigEndian.Uint32(hdr[4:8]) != 3) || size < 32 {
+		return errors.New("not a pack file of version 2 or 3")
+	}
+	p.f, p.size = f, size
 	return nil
 }
 
