@@ -34,6 +34,9 @@ const (
 	maxPeel = 16
 	// maxTreeDepth is the deepest folder nesting of a tree that is read.
 	maxTreeDepth = 512
+	// linearLookup is the most entries of a folder looked up by a scan;
+	// larger folders get an index of their names.
+	linearLookup = 16
 	// maxObjectHeader is the largest commit, tag or tree object read.
 	maxObjectHeader = 64 << 20
 	// maxConfigSize is the largest .git/config (or config.worktree) read
