@@ -227,11 +227,12 @@ func TestHostileTreeBounds(t *testing.T) {
 		leaf  []byte
 		spec  hostileSpec
 		want  string
-		walk  bool // the error is the walk's (a folder's), not a file's
-		files int  // at most this many files are read
+		walk  bool  // the error is the walk's (a folder's), not a file's
+		files int   // at most this many files are read
+		rss   int64 // the child's peak RSS at most
 	}{
-		{"entries", []byte("leaf\n"), hostileSpec{MaxFiles: 20_000}, "more than 20000 entries", true, 20_000},
-		{"inflated bytes", make([]byte, 1<<20), hostileSpec{MaxInflated: 32 << 20}, "inflate budget exhausted", false, 33},
+		{"entries", []byte("leaf\n"), hostileSpec{MaxFiles: 300_000}, "more than 300000 entries", true, 300_000, 64 << 20},
+		{"inflated bytes", make([]byte, 1<<20), hostileSpec{MaxInflated: 32 << 20}, "inflate budget exhausted", false, 33, 64 << 20},
 	}
 	for _, c := range cases {
 		r := gittest.New(t)
@@ -242,6 +243,9 @@ func TestHostileTreeBounds(t *testing.T) {
 			continue
 		}
 		t.Logf("%s: peak RSS %d MiB", c.name, rss>>20)
+		if rss > c.rss {
+			t.Errorf("%s: peak RSS %d MiB, want at most %d", c.name, rss>>20, c.rss>>20)
+		}
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		var errs []string
 		files := 0
