@@ -48,6 +48,11 @@ func TestObjectsMatchGit(t *testing.T) {
 		fmt.Fprintf(&body, "line %d of a file that grows %s\n", i, strings.Repeat("x", i%7))
 		os.WriteFile(filepath.Join(dir, "a.txt"), []byte(body.String()), 0o644)
 		os.WriteFile(filepath.Join(dir, "b.txt"), []byte(strings.Repeat(body.String(), 3)), 0o644)
+		if i == 30 {
+			os.WriteFile(filepath.Join(dir, "empty"), nil, 0o644)
+			os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+			os.WriteFile(filepath.Join(dir, "sub", "x"), []byte(body.String()), 0o755)
+		}
 		gitCmd(t, dir, nil, "add", "-A")
 		gitCmd(t, dir, nil, "commit", "-q", "-m", "c"+strconv.Itoa(i))
 	}
