@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -26,32 +25,13 @@ func (r *Repo) readObjectLocked(h plumbing.Hash, limit int64) (plumbing.ObjectTy
 }
 
 // readObject reads object h whole, refusing more than limit bytes before
-// any is read.
+// they are inflated.
 func (r *Repo) readObject(h plumbing.Hash, limit int64) (plumbing.ObjectType, []byte, error) {
-	size, err := r.st.EncodedObjectSize(h)
+	typ, data, err := r.odb.read(h, limit)
 	if err != nil {
 		return 0, nil, r.objectErr(h, err)
 	}
-	if size > limit {
-		return 0, nil, fmt.Errorf("%w: %d bytes (object %s; at most %d bytes are read)", ErrTooLarge, size, h.String()[:12], limit)
-	}
-	obj, err := r.st.EncodedObject(plumbing.AnyObject, h)
-	if err != nil {
-		return 0, nil, r.objectErr(h, err)
-	}
-	rc, err := obj.Reader()
-	if err != nil {
-		return 0, nil, r.objectErr(h, err)
-	}
-	defer rc.Close()
-	data, err := io.ReadAll(io.LimitReader(rc, limit+1))
-	if err != nil {
-		return 0, nil, fmt.Errorf("reading object %s: %v", h, err)
-	}
-	if int64(len(data)) > limit {
-		return 0, nil, fmt.Errorf("%w: more than %d bytes (object %s)", ErrTooLarge, limit, h.String()[:12])
-	}
-	return obj.Type(), data, nil
+	return typ, data, nil
 }
 
 // objectErr words a failed object look-up.
@@ -60,9 +40,15 @@ func (r *Repo) objectErr(h plumbing.Hash, err error) error {
 		if sh, _ := r.st.Shallow(); len(sh) > 0 {
 			return fmt.Errorf("%w: %s, beyond this shallow clone's history", ErrMissingObject, h.String()[:12])
 		}
+		if r.odb.packErr != nil {
+			return fmt.Errorf("%w: %s (%v)", ErrMissingObject, h.String()[:12], r.odb.packErr)
+		}
 		return fmt.Errorf("%w: %s", ErrMissingObject, h.String()[:12])
 	}
-	return fmt.Errorf("object %s: %v", h, err)
+	if errors.Is(err, ErrBudget) {
+		return fmt.Errorf("%w: more than %d bytes inflated for this search (at object %s)", err, r.lim.MaxInflated, h.String()[:12])
+	}
+	return fmt.Errorf("object %s: %w", h.String()[:12], err)
 }
 
 // headerField returns the value of the first header line "key value" of

@@ -28,10 +28,11 @@ var ErrRefused = errors.New("repository refused")
 
 // Repo is one repository opened for reading.
 type Repo struct {
-	top    string // the working tree's top folder, canonical
-	gitDir string // the repository's git folder (a linked worktree's own)
-	common string // the common git folder (objects, refs, config)
-	st     *filesystem.Storage
+	top    string              // the working tree's top folder, canonical
+	gitDir string              // the repository's git folder (a linked worktree's own)
+	common string              // the common git folder (objects, refs, config)
+	st     *filesystem.Storage // refs and the shallow file
+	odb    *odb                // objects
 	lim    Limits
 	// mu serialises the storage's reads (go-git's storage is not safe
 	// for concurrent use).
@@ -67,6 +68,7 @@ func Open(path string, lim Limits) (*Repo, error) {
 		fs = dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(common))
 	}
 	r.st = filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(objectCacheSize), filesystem.Options{})
+	r.odb = newODB(filepath.Join(common, "objects"), lim.MaxInflated)
 	return r, nil
 }
 
@@ -74,7 +76,12 @@ func Open(path string, lim Limits) (*Repo, error) {
 func (r *Repo) Top() string { return r.top }
 
 // Close releases the files the storage keeps open.
-func (r *Repo) Close() error { return r.st.Close() }
+func (r *Repo) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.odb.close()
+	return r.st.Close()
+}
 
 // discover walks up from start to the folder holding .git.
 func discover(start string) (top, gitDir string, err error) {
@@ -164,7 +171,7 @@ func isTrue(v string) bool {
 
 // readSmall reads a file of at most limit bytes.
 func readSmall(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}

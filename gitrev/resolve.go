@@ -158,16 +158,7 @@ func (r *Repo) resolveBase(base string) (plumbing.Hash, error) {
 		}
 	}
 	if len(base) >= 4 && len(base) < 40 && isHex(base) {
-		hashes, err := r.st.HashesWithPrefix(prefixBytes(base))
-		if err != nil {
-			return plumbing.ZeroHash, &RevisionError{Msg: err.Error()}
-		}
-		var matches []plumbing.Hash
-		for _, h := range hashes {
-			if strings.HasPrefix(h.String(), strings.ToLower(base)) {
-				matches = append(matches, h)
-			}
-		}
+		matches := r.odb.withPrefix(base)
 		switch len(matches) {
 		case 1:
 			return matches[0], nil

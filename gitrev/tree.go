@@ -1,6 +1,7 @@
 package gitrev
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -15,22 +16,53 @@ import (
 // top, for walker.WalkTree: folders and regular files (executable or not)
 // are listed; symbolic links and submodules (gitlinks) are not, as a
 // search of the checkout skips links and git grep skips submodules. It is
-// safe for concurrent use.
+// safe for concurrent use. The folders read are kept as nodes of their
+// entries (names and object names, no paths): about 60 bytes an entry.
 type Tree struct {
-	r    *Repo
-	root plumbing.Hash
+	r *Repo
 
 	mu     sync.Mutex
-	dirs   map[string]plumbing.Hash // folder path → tree object
-	files  map[string]plumbing.Hash // file path → blob
-	listed map[string][]walker.TreeEntry
+	top    *dirNode
 	count  int
+	failed error // a failure of the whole tree, returned by every later call
+}
+
+// dirNode is one folder of a Tree.
+type dirNode struct {
+	hash   plumbing.Hash
+	parent *dirNode
+	depth  int
+	listed bool
+	ents   []walker.TreeEntry
+	hashes []plumbing.Hash // of ents
+	subs   []*dirNode      // of ents, made as folders are reached
+	index  map[string]int32
+}
+
+// stopError is an error after which the tree is not read further: it
+// wraps walker.ErrStopTree, so that a walk ends with it.
+type stopError struct{ err error }
+
+func (e *stopError) Error() string   { return e.err.Error() }
+func (e *stopError) Unwrap() []error { return []error{e.err, walker.ErrStopTree} }
+
+// fail records err as the whole tree's failure when it is one (a bound of
+// the tree or of the Repo passed, a tree that contains itself), and
+// returns it.
+func (t *Tree) fail(err error) error {
+	if err == nil || t.failed != nil {
+		return err
+	}
+	if errors.Is(err, ErrBudget) {
+		t.failed = &stopError{err}
+		return t.failed
+	}
+	return err
 }
 
 // Tree returns the tree of commit c.
 func (r *Repo) Tree(c Commit) *Tree {
-	return &Tree{r: r, root: c.tree, dirs: map[string]plumbing.Hash{"": c.tree},
-		files: map[string]plumbing.Hash{}, listed: map[string][]walker.TreeEntry{}}
+	return &Tree{r: r, top: &dirNode{hash: c.tree}}
 }
 
 var _ walker.Tree = (*Tree)(nil)
@@ -78,106 +110,189 @@ func (r *Repo) rel(path string) (string, error) {
 func (t *Tree) Stat(path string) (bool, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if err := t.reach(path); err != nil {
-		return false, err
-	}
-	if _, ok := t.dirs[path]; ok {
+	if path == "" {
 		return true, nil
 	}
-	if _, ok := t.files[path]; ok {
-		return false, nil
+	n, i, err := t.lookup(path)
+	if err != nil {
+		return false, err
 	}
-	return false, &fs.PathError{Op: "stat", Path: path, Err: fs.ErrNotExist}
+	if n == nil {
+		return false, &fs.PathError{Op: "stat", Path: path, Err: fs.ErrNotExist}
+	}
+	return n.ents[i].Dir, nil
 }
 
-// reach lists the folders above path, so that its own entry is known
-// (a path below a file, or below nothing, stays unknown: absent).
-func (t *Tree) reach(path string) error {
-	dir, rest := "", path
-	for rest != "" {
-		if _, ok := t.dirs[dir]; !ok {
-			return nil
+// lookup finds the entry at path (not ""): its folder and index, listing
+// the folders above it; a nil node when nothing is there (a path below a
+// file, or below nothing).
+func (t *Tree) lookup(path string) (*dirNode, int, error) {
+	n, rest := t.top, path
+	for {
+		if err := t.list(n); err != nil {
+			return nil, 0, err
 		}
-		if _, err := t.list(dir); err != nil {
-			return err
+		comp, more, deeper := strings.Cut(rest, "/")
+		i := n.find(comp)
+		if i < 0 {
+			return nil, 0, nil
 		}
-		c, r, _ := strings.Cut(rest, "/")
-		rest = r
-		if dir == "" {
-			dir = c
-		} else {
-			dir += "/" + c
+		if !deeper {
+			return n, i, nil
+		}
+		if !n.ents[i].Dir {
+			return nil, 0, nil
+		}
+		n, rest = n.sub(i), more
+	}
+}
+
+// find returns the index of the entry called name, or -1.
+func (n *dirNode) find(name string) int {
+	if n.index != nil {
+		if i, ok := n.index[name]; ok {
+			return int(i)
+		}
+		return -1
+	}
+	for i := range n.ents {
+		if n.ents[i].Name == name {
+			return i
 		}
 	}
-	return nil
+	return -1
+}
+
+// sub returns the node of folder entry i.
+func (n *dirNode) sub(i int) *dirNode {
+	if n.subs == nil {
+		n.subs = make([]*dirNode, len(n.ents))
+	}
+	if n.subs[i] == nil {
+		n.subs[i] = &dirNode{hash: n.hashes[i], parent: n, depth: n.depth + 1}
+	}
+	return n.subs[i]
+}
+
+// folder returns the node of the folder at path, or nil.
+func (t *Tree) folder(path string) (*dirNode, error) {
+	if path == "" {
+		return t.top, nil
+	}
+	n, i, err := t.lookup(path)
+	if err != nil || n == nil || !n.ents[i].Dir {
+		return nil, err
+	}
+	return n.sub(i), nil
 }
 
 // List implements walker.Tree.
 func (t *Tree) List(path string) ([]walker.TreeEntry, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if err := t.reach(path); err != nil {
+	n, err := t.folder(path)
+	if err != nil {
 		return nil, err
 	}
-	return t.list(path)
-}
-
-func (t *Tree) list(path string) ([]walker.TreeEntry, error) {
-	if ents, ok := t.listed[path]; ok {
-		return ents, nil
-	}
-	h, ok := t.dirs[path]
-	if !ok {
+	if n == nil {
 		return nil, &fs.PathError{Op: "list", Path: path, Err: fs.ErrNotExist}
 	}
-	if strings.Count(path, "/") >= maxTreeDepth {
-		return nil, fmt.Errorf("folders nested more than %d deep", maxTreeDepth)
-	}
-	typ, data, err := t.r.readObjectLocked(h, maxObjectHeader)
-	if err != nil {
+	if err := t.list(n); err != nil {
 		return nil, err
+	}
+	return n.ents, nil
+}
+
+// list reads folder n's tree object, once.
+func (t *Tree) list(n *dirNode) error {
+	if n.listed {
+		return nil
+	}
+	if t.failed != nil {
+		return t.failed
+	}
+	if n.depth > maxTreeDepth {
+		return fmt.Errorf("folders nested more than %d deep", maxTreeDepth)
+	}
+	// A tree that contains itself (only a corrupt repository can: an
+	// index that gives one object two names) would be walked forever.
+	for a := n.parent; a != nil; a = a.parent {
+		if a.hash == n.hash {
+			t.failed = &stopError{fmt.Errorf("%w: tree %s contains itself (at %s)", ErrCorrupt, n.hash.String()[:12], n.path())}
+			return t.failed
+		}
+	}
+	typ, data, err := t.r.readObjectLocked(n.hash, maxObjectHeader)
+	if err != nil {
+		return t.fail(err)
 	}
 	if typ != plumbing.TreeObject {
-		return nil, fmt.Errorf("%s is a %s, not a tree", h, typ)
+		return fmt.Errorf("%s is a %s, not a tree", n.hash, typ)
 	}
-	raw, err := parseTree(h, data)
+	raw, err := parseTree(n.hash, data)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	ents := make([]walker.TreeEntry, 0, len(raw))
+	n.ents = make([]walker.TreeEntry, 0, len(raw))
+	n.hashes = make([]plumbing.Hash, 0, len(raw))
 	for _, e := range raw {
 		if e.name == "" || e.name == "." || e.name == ".." || strings.ContainsRune(e.name, '/') || strings.EqualFold(e.name, ".git") {
 			continue // never a path component a checkout would create
 		}
-		child := e.name
-		if path != "" {
-			child = path + "/" + e.name
-		}
 		switch e.mode &^ 0o777 {
 		case modeDir:
-			t.dirs[child] = e.hash
-			ents = append(ents, walker.TreeEntry{Name: e.name, Dir: true})
+			n.ents = append(n.ents, walker.TreeEntry{Name: e.name, Dir: true})
+			n.hashes = append(n.hashes, e.hash)
 		case modeFile &^ 0o777:
 			if e.mode == modeFile || e.mode == modeExec || e.mode == 0o100664 {
-				t.files[child] = e.hash
-				ents = append(ents, walker.TreeEntry{Name: e.name})
+				n.ents = append(n.ents, walker.TreeEntry{Name: e.name})
+				n.hashes = append(n.hashes, e.hash)
 			}
 		}
 		if t.count++; t.count > t.r.lim.MaxFiles {
-			return nil, fmt.Errorf("the tree has more than %d entries", t.r.lim.MaxFiles)
+			t.failed = &stopError{fmt.Errorf("the tree has more than %d entries", t.r.lim.MaxFiles)}
+			n.ents, n.hashes = nil, nil
+			return t.failed
 		}
 	}
-	t.listed[path] = ents
-	return ents, nil
+	if len(n.ents) > linearLookup {
+		n.index = make(map[string]int32, len(n.ents))
+		for i := len(n.ents) - 1; i >= 0; i-- {
+			n.index[n.ents[i].Name] = int32(i)
+		}
+	}
+	n.listed = true
+	return nil
+}
+
+// path is the folder's path in the tree, for messages.
+func (n *dirNode) path() string {
+	var comps []string
+	for c := n; c.parent != nil; c = c.parent {
+		p := c.parent
+		for i, s := range p.subs {
+			if s == c {
+				comps = append(comps, p.ents[i].Name)
+				break
+			}
+		}
+	}
+	for i, j := 0, len(comps)-1; i < j; i, j = i+1, j-1 {
+		comps[i], comps[j] = comps[j], comps[i]
+	}
+	return strings.Join(comps, "/")
 }
 
 // blob returns the blob of the file at path, or false.
 func (t *Tree) blob(path string) (plumbing.Hash, bool, error) {
-	if err := t.reach(path); err != nil {
+	if path == "" {
+		return plumbing.ZeroHash, false, nil
+	}
+	n, i, err := t.lookup(path)
+	if err != nil || n == nil || n.ents[i].Dir {
 		return plumbing.ZeroHash, false, err
 	}
-	h, ok := t.files[path]
-	return h, ok, nil
+	return n.hashes[i], true, nil
 }
 
 // ReadFile implements walker.Tree: the blob's bytes, at most
@@ -192,8 +307,11 @@ func (t *Tree) ReadFile(path string) ([]byte, error) {
 	if !ok {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fs.ErrNotExist}
 	}
+	if t.failed != nil {
+		return nil, t.failed
+	}
 	_, data, err := t.r.readObjectLocked(h, t.r.lim.MaxBlobSize)
-	return data, err
+	return data, t.fail(err)
 }
 
 // Size implements walker.Tree.
@@ -209,7 +327,7 @@ func (t *Tree) Size(path string) (int64, error) {
 	}
 	t.r.mu.Lock()
 	defer t.r.mu.Unlock()
-	n, err := t.r.st.EncodedObjectSize(h)
+	n, err := t.r.odb.size(h)
 	if err != nil {
 		return 0, t.r.objectErr(h, err)
 	}

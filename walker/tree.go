@@ -1,6 +1,7 @@
 package walker
 
 import (
+	"errors"
 	"io/fs"
 	"runtime"
 	"sort"
@@ -32,6 +33,11 @@ type Tree interface {
 	// Size returns the size of the file at path, in bytes.
 	Size(path string) (int64, error)
 }
+
+// ErrStopTree, wrapped in an error a Tree method returns, says that the
+// tree cannot be read any further (a bound of the whole tree was passed,
+// or it is corrupt): WalkTree reports that error and ends.
+var ErrStopTree = errors.New("the tree cannot be read further")
 
 // TreeEntry is one entry of a Tree folder.
 type TreeEntry struct {
@@ -88,6 +94,7 @@ func WalkTree(t Tree, roots []string, opts Options, visit func(e Entry, treePath
 		}
 		w.root(root)
 	}
+
 	if all != nil {
 		sort.SliceStable(all, func(i, j int) bool { return comparePaths(all[i].e.Path, all[j].e.Path) > 0 })
 		for _, h := range all {
@@ -117,6 +124,9 @@ func (w *treeWalk) emit(e Entry, tp string) {
 }
 
 func (w *treeWalk) report(err error) {
+	if errors.Is(err, ErrStopTree) {
+		w.stop = true
+	}
 	if w.opts.OnError != nil {
 		w.opts.OnError(err)
 	}

@@ -8,6 +8,7 @@ package pipeline
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"strings"
@@ -91,7 +92,9 @@ type worker struct {
 // Run walks roots and searches every file the walk yields with m, giving
 // each worker's results to a Sink made by newSink. It returns the walk's
 // error (options that do not compile, such as a bad glob); problems with
-// single paths go to opts.Walk.OnError or to the Sinks' End.
+// single paths go to opts.Walk.OnError or to the Sinks' End. A file whose
+// error wraps walker.ErrStopTree (a line filter's source that cannot be
+// read further) ends the walk after it.
 func Run(roots []string, opts *Options, m search.Matcher, newSink func() Sink) error {
 	pool := sync.Pool{New: func() any {
 		ic, ec := opts.Search, opts.Search
@@ -120,7 +123,7 @@ func Run(roots []string, opts *Options, m search.Matcher, newSink func() Sink) e
 		} else {
 			err = opts.searchOne(s, w.sink, e)
 		}
-		return w.sink.End(e, err)
+		return w.sink.End(e, err) && !errors.Is(err, walker.ErrStopTree)
 	})
 }
 

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"errors"
 	"io"
 
 	"github.com/evgrep/evgrep/internal/input"
@@ -25,7 +26,8 @@ type TreeSink interface {
 // and searches, in the tree's order, so the output order is the tree's
 // (git grep's). A Sink's Opener is not used, there being no file to
 // open; a TreeSink gets the bytes. A file that cannot be read (a blob
-// over gitrev's size bound) ends with that error in Sink.End.
+// over gitrev's size bound) ends with that error in Sink.End; one whose
+// error wraps walker.ErrStopTree ends the walk after it.
 func RunTree(t walker.Tree, roots []string, opts *Options, m search.Matcher, newSink func() Sink) error {
 	ic, ec := opts.Search, opts.Search
 	ic.Binary = opts.Binary.Implicit
@@ -54,7 +56,7 @@ func RunTree(t walker.Tree, roots []string, opts *Options, m search.Matcher, new
 			}
 			err = opts.searchBytes(s, sink, e.Path, data)
 		}
-		return sink.End(e, err)
+		return sink.End(e, err) && !errors.Is(err, walker.ErrStopTree)
 	})
 }
 
