@@ -119,7 +119,9 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return exitMatch
 	}
 	// As rg: a closed pipe on stdout (`evgrep … | head -1`) ends the
-	// search quietly with status 0 instead of killing the process.
+	// search quietly instead of killing the process. The status is the
+	// one the search earned before the pipe closed (see printSink.End):
+	// rg stops at the write that fails and says nothing on stderr.
 	signal.Ignore(syscall.SIGPIPE)
 	r := &run{cfg: cfg, stdin: stdin, stderr: stderr, rawOut: stdout, start: time.Now()}
 	bw := bufio.NewWriterSize(stdout, stdoutBufferSize)
@@ -127,7 +129,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	code := r.main()
 	err = bw.Flush()
 	if isBrokenPipe(err) || isBrokenPipe(r.outErr) {
-		return exitMatch
+		return code
 	}
 	if err != nil {
 		errorLine(stderr, err)
@@ -390,6 +392,9 @@ type printSink struct {
 	r        *run
 	searched *atomic.Bool
 	spilled  bool // part of this file's output is written
+	// sequential: one search at a time (rg's single-threaded search,
+	// whose printer writes straight to stdout).
+	sequential bool
 }
 
 // Begin implements pipeline.Sink.
@@ -427,6 +432,41 @@ func (p *printSink) End(e walker.Entry, err error) bool {
 		// -q, not: rg 15).
 		hasMatch = !hasMatch
 	}
+	if !p.sequential {
+		// rg's parallel search counts a file's match before it prints
+		// the file's output.
+		p.record(hasMatch)
+	}
+	r.emit(p.Bytes(), cfg.Output == cli.OutputStandard && !p.spilled)
+	if p.sequential && !r.pipeClosed() {
+		// One search at a time, rg's printer writes to stdout as it
+		// searches: a search that hits the closed pipe fails, and its
+		// match does not count (`evgrep -n '' FILE | head -1` exits 1).
+		p.record(hasMatch)
+	}
+	return !r.quit.Load()
+}
+
+// Matched implements search.Sink: once stdout is gone (a closed pipe)
+// the search stops, as rg's does at the write that fails.
+func (p *printSink) Matched(s *search.Searcher, m *search.Match) (bool, error) {
+	if p.r.quit.Load() {
+		return false, nil
+	}
+	return p.filePrinter.Matched(s, m)
+}
+
+// Context implements search.Sink, as Matched.
+func (p *printSink) Context(s *search.Searcher, c *search.Context) (bool, error) {
+	if p.r.quit.Load() {
+		return false, nil
+	}
+	return p.filePrinter.Context(s, c)
+}
+
+// record counts the file's match and statistics.
+func (p *printSink) record(hasMatch bool) {
+	r, cfg := p.r, p.r.cfg
 	if hasMatch {
 		r.matched.Store(true)
 		if cfg.Quiet && !cfg.Printer.Stats {
@@ -438,8 +478,13 @@ func (p *printSink) End(e walker.Entry, err error) bool {
 		r.stats.Add(p.Stats())
 		r.statsMu.Unlock()
 	}
-	r.emit(p.Bytes(), cfg.Output == cli.OutputStandard && !p.spilled)
-	return !r.quit.Load()
+}
+
+// pipeClosed reports whether a write to stdout failed on a closed pipe.
+func (r *run) pipeClosed() bool {
+	r.outMu.Lock()
+	defer r.outMu.Unlock()
+	return isBrokenPipe(r.outErr)
 }
 
 func (r *run) search(wopts walker.Options, m patternMatcher) error {
@@ -465,7 +510,7 @@ func (r *run) search(wopts walker.Options, m patternMatcher) error {
 		run, oneAtATime = gitRun, oneAtATime || cfg.Rev != ""
 	}
 	err := run(cfg.Paths, &opts, m, func() pipeline.Sink {
-		ps := &printSink{r: r, searched: &searched}
+		ps := &printSink{r: r, searched: &searched, sequential: oneAtATime}
 		switch cfg.Output {
 		case cli.OutputJSON:
 			ps.filePrinter = printer.NewJSON(popts, m)
@@ -494,12 +539,15 @@ func (r *run) search(wopts walker.Options, m patternMatcher) error {
 	if cfg.Printer.Stats {
 		r.outMu.Lock()
 		defer r.outMu.Unlock()
+		// As rg: whether the statistics could be written does not
+		// matter (a closed pipe, above all, stays quiet).
 		if cfg.Output == cli.OutputJSON || cfg.Args.Has("json") {
-			return printer.WriteJSONSummary(r.out, &r.stats, time.Since(r.start))
+			_ = printer.WriteJSONSummary(r.out, &r.stats, time.Since(r.start))
+			return nil
 		}
 		// rg 15 prints the block after every output form, -l and
 		// --files-without-match included.
-		return printer.WriteStats(r.out, &r.stats, time.Since(r.start))
+		_ = printer.WriteStats(r.out, &r.stats, time.Since(r.start))
 	}
 	return nil
 }
@@ -508,12 +556,15 @@ func (r *run) search(wopts walker.Options, m patternMatcher) error {
 // done (printer.JSON, printer.Standard).
 type spiller interface{ SetSpill(func([]byte)) }
 
-// oneFile reports whether the run searches one path that is a file: then
-// there is one search at a time whatever the thread count (rg's
-// is_one_search).
+// oneFile reports whether the run searches one path that is a file or
+// standard input: then there is one search at a time whatever the thread
+// count (rg's is_one_search).
 func (r *run) oneFile() bool {
 	if len(r.cfg.Paths) != 1 {
 		return false
+	}
+	if r.cfg.Paths[0] == "-" {
+		return true
 	}
 	st, err := os.Stat(r.cfg.Paths[0])
 	return err == nil && st.Mode().IsRegular()
