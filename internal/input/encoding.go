@@ -236,7 +236,7 @@ func (d *decodeReader) Read(p []byte) (int, error) {
 	if kind == codecRaw {
 		d.next = in
 	} else {
-		d.next = transform.NewReader(in, newTransformer(kind, d.dec))
+		d.next = newChunkReader(in, newTransformer(kind, d.dec))
 	}
 	return d.next.Read(p)
 }

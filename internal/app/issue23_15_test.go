@@ -1,0 +1,133 @@
+package app
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/evgrep/evgrep/internal/testref"
+)
+
+// utf16Bytes encodes s as UTF-16 in the byte order asked for.
+func utf16Bytes(s string, bigEndian bool) string {
+	var b strings.Builder
+	for _, u := range utf16.Encode([]rune(s)) {
+		if bigEndian {
+			b.WriteByte(byte(u >> 8))
+			b.WriteByte(byte(u))
+		} else {
+			b.WriteByte(byte(u))
+			b.WriteByte(byte(u >> 8))
+		}
+	}
+	return b.String()
+}
+
+// transcodedTree holds UTF-16 files without a byte-order mark, searched
+// with -E: one whose first line ends early and whose NUL lies past 4 KiB
+// of the source but within rg's first 8 KiB read after it, and random
+// text (ASCII and wider characters, long lines, NULs in some) from a
+// fixed seed.
+func transcodedTree() map[string]string {
+	files := map[string]string{}
+	var s strings.Builder
+	s.WriteString("Sherlock")
+	for s.Len() < 500 {
+		s.WriteByte('a')
+	}
+	s.WriteByte('\n')
+	for s.Len() < 3000 {
+		s.WriteByte('b')
+	}
+	s.WriteByte(0)
+	for s.Len() < 10000 {
+		s.WriteByte('c')
+	}
+	s.WriteString("\nSherlock\n")
+	files["enc/early.le"] = utf16Bytes(s.String(), false)
+	files["enc/early.be"] = utf16Bytes(s.String(), true)
+	rng := rand.New(rand.NewSource(23))
+	for k := 0; k < 16; k++ {
+		n := []int{3000, 20000, 70000, 150000}[k%4]
+		var t strings.Builder
+		for i := 0; i < n; i++ {
+			switch r := rng.Float64(); {
+			case r < 0.002:
+				t.WriteByte('\n')
+			case r < 0.003:
+				t.WriteString("Sherlock")
+			case r < 0.0035 && k%3 != 0:
+				t.WriteByte(0)
+			case r < 0.5:
+				t.WriteRune(rune('a' + rng.Intn(26)))
+			case r < 0.85:
+				t.WriteRune(rune(0x100 + rng.Intn(0x700)))
+			default:
+				t.WriteRune(rune(0x800 + rng.Intn(0xD000)))
+			}
+		}
+		ext := []string{"le", "be"}[k%2]
+		data := utf16Bytes(t.String(), ext == "be")
+		if k%5 == 0 {
+			data = data[:len(data)-1] // an unfinished code unit at the end
+		}
+		files[fmt.Sprintf("enc/r%02d.%s", k, ext)] = data
+	}
+	return files
+}
+
+// issue23Cases are the invocations of TestRG15Issue23.
+func issue23Cases() [][]string {
+	var cs [][]string
+	for _, f := range []string{"early", "r00", "r01", "r02", "r03", "r04", "r05", "r06", "r07", "r08", "r09", "r10", "r11", "r12", "r13", "r14", "r15"} {
+		enc, ext := "utf-16le", "le"
+		if f == "early" || f[2]%2 == 1 {
+			enc, ext = "utf-16be", "be"
+		}
+		if f == "early" {
+			cs = append(cs, []string{"--json", "-E", "utf-16le", "Sherlock", "enc", "-g", "early.le"},
+				[]string{"--json", "-E", "utf-16be", "Sherlock", "enc", "-g", "early.be"})
+		}
+		// Counts and bytes searched tell where the search stopped; the
+		// lines themselves are long.
+		for _, form := range [][]string{{"-c", "--stats"}, {"-n", "-o"}, {"-c", "--stats", "--mmap"}} {
+			args := append(append([]string{}, form...), "-E", enc, "Sherlock", "enc", "-g", f+"."+ext)
+			cs = append(cs, args)
+		}
+		// Named, the file is searched with NULs turned into line ends
+		// (the warning names the first NUL's offset).
+		cs = append(cs, []string{"-n", "-o", "-E", enc, "Sherlock", "enc/" + f + "." + ext})
+	}
+	return cs
+}
+
+// TestRG15Issue23 compares evgrep with rg 15.2 (live, else its recorded
+// answers) on issue 23's exactness items: binary detection in transcoded
+// input is done in rg's buffer steps (item 2).
+func TestRG15Issue23(t *testing.T) {
+	root := writeTree(t, transcodedTree())
+	vars := map[string]string{"ROOT": root}
+	g := testref.OpenPinned(t, rg15)
+	input := testref.Tree(vars, root)
+	for _, args := range issue23Cases() {
+		name := strings.Join(args, " ")
+		t.Run(name, func(t *testing.T) {
+			out := g.Run(t, testref.Case{
+				Name: name, Args: args, Dir: root,
+				Env: []string{"RIPGREP_CONFIG_PATH="}, Vars: vars, Input: input,
+				Canon: func(o testref.Output) testref.Output {
+					o.Stdout = []byte(normalize15(o.Stdout))
+					return o
+				},
+			})
+			want := result{out.Code, normalize15(out.Stdout), len(out.Stderr) > 0}
+			got := runEvgrep(t, root, args, "")
+			got.stdout = secondsRE.ReplaceAllString(got.stdout, "T seconds")
+			if got != want {
+				t.Errorf("rg %q\n got: code=%d stderr=%v\n%.2000q\nwant: code=%d stderr=%v\n%.2000q", args, got.code, got.stderr, got.stdout, want.code, want.stderr, want.stdout)
+			}
+		})
+	}
+}
