@@ -78,53 +78,98 @@ func transcodedTree() map[string]string {
 	return files
 }
 
+// walkTree holds text files with a NUL past rg's first buffer (item 3).
+func walkTree(files map[string]string) {
+	files["walk3/a.txt"] = "non matching first line\n" + strings.Repeat("Sherlock line\n", 10000) + "x\x00y\nSherlock\n"
+	files["walk3/b.txt"] = "plain\nSherlock\n"
+	files["walk3/d.txt"] = "non matching first line\n" + strings.Repeat("Sherlock line\n", 10000) + "xy\nSherlock\n"
+	files["walk3/e.txt"] = strings.Repeat("Sherlock\n", 3) + "non matching line\n" + strings.Repeat("Sherlock line\n", 10000) + "x\x00y\nSherlock\n"
+	files["walk3/f.txt"] = "Sherlock\n" + strings.Repeat("z line\n", 30000) + "x\x00y\n"
+}
+
+// issue23Case is one invocation; sorted compares stdout's lines sorted
+// (a parallel walk prints files in any order).
+type issue23Case struct {
+	args   []string
+	sorted bool
+}
+
+// walkCases are the invocations over walkTree.
+func walkCases() []issue23Case {
+	var cs []issue23Case
+	// Item 3: a sink that stops (-l, -q) ends only the buffer in rg
+	// 15.2's inverted search, and the kinds that want files without a
+	// match read the whole file: a later NUL makes the file binary.
+	for _, form := range [][]string{
+		{"-l", "-v"}, {"-l", "-v", "-j1"}, {"-l", "-v", "--mmap"}, {"-l", "-v", "-A1"}, {"-l", "-v", "-m1"},
+		{"-l"}, {"--files-without-match"}, {"--files-without-match", "-v"}, {"--files-without-match", "--mmap"},
+		{"-c", "-v"}, {"-q", "-v"}, {"-q", "--files-without-match"}, {"-q", "--files-without-match", "-v"},
+	} {
+		cs = append(cs, issue23Case{args: append(append([]string{"--sort", "path"}, form...), "Sherlock", "walk3")})
+	}
+	for _, f := range []string{"a.txt", "e.txt", "f.txt"} {
+		for _, form := range [][]string{{"--files-without-match"}, {"-q", "--files-without-match"}, {"-l", "-v"}, {"-q", "-v"}} {
+			cs = append(cs, issue23Case{args: append(append([]string{}, form...), "Sherlock", "walk3", "-g", f)})
+		}
+	}
+	return cs
+}
+
 // issue23Cases are the invocations of TestRG15Issue23.
-func issue23Cases() [][]string {
-	var cs [][]string
+func issue23Cases() []issue23Case {
+	cs := walkCases()
 	for _, f := range []string{"early", "r00", "r01", "r02", "r03", "r04", "r05", "r06", "r07", "r08", "r09", "r10", "r11", "r12", "r13", "r14", "r15"} {
 		enc, ext := "utf-16le", "le"
 		if f == "early" || f[2]%2 == 1 {
 			enc, ext = "utf-16be", "be"
 		}
 		if f == "early" {
-			cs = append(cs, []string{"--json", "-E", "utf-16le", "Sherlock", "enc", "-g", "early.le"},
-				[]string{"--json", "-E", "utf-16be", "Sherlock", "enc", "-g", "early.be"})
+			cs = append(cs, issue23Case{args: []string{"--json", "-E", "utf-16le", "Sherlock", "enc", "-g", "early.le"}},
+				issue23Case{args: []string{"--json", "-E", "utf-16be", "Sherlock", "enc", "-g", "early.be"}})
 		}
 		// Counts and bytes searched tell where the search stopped; the
 		// lines themselves are long.
 		for _, form := range [][]string{{"-c", "--stats"}, {"-n", "-o"}, {"-c", "--stats", "--mmap"}} {
 			args := append(append([]string{}, form...), "-E", enc, "Sherlock", "enc", "-g", f+"."+ext)
-			cs = append(cs, args)
+			cs = append(cs, issue23Case{args: args})
 		}
 		// Named, the file is searched with NULs turned into line ends
 		// (the warning names the first NUL's offset).
-		cs = append(cs, []string{"-n", "-o", "-E", enc, "Sherlock", "enc/" + f + "." + ext})
+		cs = append(cs, issue23Case{args: []string{"-n", "-o", "-E", enc, "Sherlock", "enc/" + f + "." + ext}})
 	}
 	return cs
 }
 
 // TestRG15Issue23 compares evgrep with rg 15.2 (live, else its recorded
 // answers) on issue 23's exactness items: binary detection in transcoded
-// input is done in rg's buffer steps (item 2).
+// input is done in rg's buffer steps (item 2), -l/-q with -v and the
+// without-match kinds read on to a later NUL (item 3).
 func TestRG15Issue23(t *testing.T) {
-	root := writeTree(t, transcodedTree())
+	files := transcodedTree()
+	walkTree(files)
+	root := writeTree(t, files)
 	vars := map[string]string{"ROOT": root}
 	g := testref.OpenPinned(t, rg15)
 	input := testref.Tree(vars, root)
-	for _, args := range issue23Cases() {
+	for _, tc := range issue23Cases() {
+		args := tc.args
 		name := strings.Join(args, " ")
 		t.Run(name, func(t *testing.T) {
+			canon := func(o testref.Output) testref.Output {
+				o.Stdout = []byte(normalize15(o.Stdout))
+				if tc.sorted {
+					o = testref.SortLines(o)
+				}
+				return o
+			}
 			out := g.Run(t, testref.Case{
 				Name: name, Args: args, Dir: root,
-				Env: []string{"RIPGREP_CONFIG_PATH="}, Vars: vars, Input: input,
-				Canon: func(o testref.Output) testref.Output {
-					o.Stdout = []byte(normalize15(o.Stdout))
-					return o
-				},
+				Env: []string{"RIPGREP_CONFIG_PATH="}, Vars: vars, Input: input, Canon: canon,
 			})
-			want := result{out.Code, normalize15(out.Stdout), len(out.Stderr) > 0}
+			out = canon(out)
+			want := result{out.Code, string(out.Stdout), len(out.Stderr) > 0}
 			got := runEvgrep(t, root, args, "")
-			got.stdout = secondsRE.ReplaceAllString(got.stdout, "T seconds")
+			got.stdout = string(canon(testref.Output{Stdout: []byte(got.stdout)}).Stdout)
 			if got != want {
 				t.Errorf("rg %q\n got: code=%d stderr=%v\n%.2000q\nwant: code=%d stderr=%v\n%.2000q", args, got.code, got.stderr, got.stdout, want.code, want.stderr, want.stdout)
 			}
