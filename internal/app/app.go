@@ -363,8 +363,11 @@ func (r *run) emit(b []byte, separated bool) {
 		} else {
 			r.out.WriteByte('\n')
 		}
-		if r.cfg.Printer.Stats {
-			// rg counts the separator in "bytes printed".
+		if r.cfg.Printer.Stats && r.cfg.Pipeline.Walk.Threads == 1 {
+			// rg's printer counts the separator in "bytes printed" when
+			// it prints it (one search at a time); rg's parallel
+			// search prints it between the files' buffers and does
+			// not count it.
 			r.statsMu.Lock()
 			r.stats.BytesPrinted += uint64(n)
 			r.statsMu.Unlock()
@@ -539,6 +542,13 @@ func (r *run) search(wopts walker.Options, m patternMatcher) error {
 	if cfg.Printer.Stats {
 		r.outMu.Lock()
 		defer r.outMu.Unlock()
+		if !oneAtATime && separated && cfg.FileSeparatorOn && r.anyPrinted && r.outErr == nil {
+			// rg's parallel search prints the statistics as one more
+			// buffer, so the file separator goes before them too
+			// (uncounted).
+			r.out.Write(cfg.FileSeparator)
+			r.out.WriteByte('\n')
+		}
 		// As rg: whether the statistics could be written does not
 		// matter (a closed pipe, above all, stays quiet).
 		if cfg.Output == cli.OutputJSON || cfg.Args.Has("json") {

@@ -78,13 +78,18 @@ func transcodedTree() map[string]string {
 	return files
 }
 
-// walkTree holds text files with a NUL past rg's first buffer (item 3).
+// walkTree holds text files with a NUL past rg's first buffer (item 3)
+// and small files whose matches have context (item 4).
 func walkTree(files map[string]string) {
 	files["walk3/a.txt"] = "non matching first line\n" + strings.Repeat("Sherlock line\n", 10000) + "x\x00y\nSherlock\n"
 	files["walk3/b.txt"] = "plain\nSherlock\n"
 	files["walk3/d.txt"] = "non matching first line\n" + strings.Repeat("Sherlock line\n", 10000) + "xy\nSherlock\n"
 	files["walk3/e.txt"] = strings.Repeat("Sherlock\n", 3) + "non matching line\n" + strings.Repeat("Sherlock line\n", 10000) + "x\x00y\nSherlock\n"
 	files["walk3/f.txt"] = "Sherlock\n" + strings.Repeat("z line\n", 30000) + "x\x00y\n"
+	files["walk4/b.txt"] = "plain\nSherlock\n"
+	files["walk4/c.txt"] = "a\nSherlock\nb\n"
+	files["walk4/d.txt"] = "nothing here\n"
+	files["walk4/e/f.txt"] = "x\ny\nSherlock\nz\nSherlock\n"
 }
 
 // issue23Case is one invocation; sorted compares stdout's lines sorted
@@ -111,6 +116,16 @@ func walkCases() []issue23Case {
 		for _, form := range [][]string{{"--files-without-match"}, {"-q", "--files-without-match"}, {"-l", "-v"}, {"-q", "-v"}} {
 			cs = append(cs, issue23Case{args: append(append([]string{}, form...), "Sherlock", "walk3", "-g", f)})
 		}
+	}
+	// Item 4: rg's parallel search prints the statistics as one more
+	// buffer, after a file separator it does not count.
+	for _, form := range [][]string{
+		{"-C1"}, {"-A1"}, {"-B1", "-n"}, {"-C1", "--heading"}, {"--heading"}, {"-C1", "--context-separator", "XX"},
+		{"-C1", "--no-context-separator"}, {"-C1", "-j1"}, {"-C1", "--vimgrep"},
+	} {
+		args := append(append([]string{"--stats"}, form...), "Sherlock", "walk4")
+		cs = append(cs, issue23Case{args: args, sorted: true})
+		cs = append(cs, issue23Case{args: append(args[:len(args):len(args)], "-g", "c.txt"), sorted: true})
 	}
 	return cs
 }
@@ -143,7 +158,8 @@ func issue23Cases() []issue23Case {
 // TestRG15Issue23 compares evgrep with rg 15.2 (live, else its recorded
 // answers) on issue 23's exactness items: binary detection in transcoded
 // input is done in rg's buffer steps (item 2), -l/-q with -v and the
-// without-match kinds read on to a later NUL (item 3).
+// without-match kinds read on to a later NUL (item 3), and the parallel
+// search's statistics come after one more file separator (item 4).
 func TestRG15Issue23(t *testing.T) {
 	files := transcodedTree()
 	walkTree(files)
