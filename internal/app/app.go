@@ -420,6 +420,9 @@ func (p *printSink) Begin(e walker.Entry) (bool, bool) {
 // End implements pipeline.Sink.
 func (p *printSink) End(e walker.Entry, err error) bool {
 	r, cfg := p.r, p.r.cfg
+	if errors.Is(err, errStdoutGone) {
+		return false // as rg: the search that hit the closed pipe ends the run quietly
+	}
 	if err != nil {
 		if p.spilled {
 			r.emit(p.Bytes(), false)
@@ -450,11 +453,15 @@ func (p *printSink) End(e walker.Entry, err error) bool {
 	return !r.quit.Load()
 }
 
+// errStdoutGone ends a search once a write to stdout failed (End takes
+// it for the end of the run, not for an error of the file).
+var errStdoutGone = errors.New("stdout is gone")
+
 // Matched implements search.Sink: once stdout is gone (a closed pipe)
 // the search stops, as rg's does at the write that fails.
 func (p *printSink) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 	if p.r.quit.Load() {
-		return false, nil
+		return false, errStdoutGone
 	}
 	return p.filePrinter.Matched(s, m)
 }
@@ -462,7 +469,7 @@ func (p *printSink) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 // Context implements search.Sink, as Matched.
 func (p *printSink) Context(s *search.Searcher, c *search.Context) (bool, error) {
 	if p.r.quit.Load() {
-		return false, nil
+		return false, errStdoutGone
 	}
 	return p.filePrinter.Context(s, c)
 }

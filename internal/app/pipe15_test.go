@@ -92,6 +92,8 @@ func TestRG15BrokenPipe(t *testing.T) {
 		{[]string{"-o", "import", "big.txt"}, true},
 		{[]string{"-c", "", "big.txt"}, true},
 		{[]string{"-C1", "-n", "line", "big.txt"}, true},
+		{[]string{"-v", "-n", "zzz", "big.txt"}, true},
+		{[]string{"-v", "--json", "zzz", "big.txt"}, true},
 		{[]string{"-n", "", "-"}, true},
 		{[]string{"--json", "import", "tree"}, false},
 		{[]string{"--stats", "import", "tree"}, false},
