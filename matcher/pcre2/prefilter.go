@@ -28,6 +28,11 @@ func overApprox(p string) (out string, caseless, ok bool) {
 	if t.bad || t.i != len(p) || t.depth != 0 {
 		return "", false, false
 	}
+	if t.inlineI && t.negated {
+		// The translation is compiled caseless as a whole, which would
+		// widen a negated class outside the flag's scope: refused.
+		return "", false, false
+	}
 	return t.b.String(), t.caseless, true
 }
 
@@ -42,6 +47,8 @@ type translator struct {
 	bad      bool
 	caseless bool
 	depth    int
+	inlineI  bool // an inline flag group sets or clears i
+	negated  bool // a negated class was kept as one
 }
 
 // alt translates an alternation up to ')' or the end.
@@ -204,8 +211,10 @@ func (t *translator) group() bool {
 		for j < len(rest) && rest[j] != ')' && rest[j] != ':' {
 			switch rest[j] {
 			case 'i':
-				t.caseless = true
-			case 'm', 's', 'n', 'U', 'J', '-', '^':
+				t.caseless, t.inlineI = true, true
+			case '^':
+				t.inlineI = true
+			case 'm', 's', 'n', 'U', 'J', '-':
 			default:
 				t.bad = true // x changes the syntax; verbs, recursion, conditionals
 				return false
@@ -454,6 +463,7 @@ func (t *translator) class() {
 	case negated && !plain:
 		t.b.WriteString(anyChar)
 	case negated:
+		t.negated = true
 		t.b.WriteString(`[^\n` + inner.String() + "]")
 	default:
 		t.b.WriteString("[" + inner.String() + "]")

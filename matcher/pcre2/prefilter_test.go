@@ -38,6 +38,9 @@ func TestOverApprox(t *testing.T) {
 		{`\p{^Greek}`, ``, false},
 		{`(?(1)a|b)`, ``, false},
 		{`a{2000}`, ``, false},
+		{`[^a-c](?i:A)`, ``, false},
+		{`(?-i)[^b]`, ``, false},
+		{`(?i:a)[b-c]`, `(?:a)[b-c]`, true},
 	}
 	for _, c := range cases {
 		got, _, ok := overApprox(c.in)
@@ -107,7 +110,7 @@ func TestPrefilterNeverDropsAMatch(t *testing.T) {
 				s1, e1, ok1 := m.NextLine(data, from)
 				s2, e2, ok2 := plain.NextLine(data, from)
 				if s1 != s2 || e1 != e2 || ok1 != ok2 {
-					t.Fatalf("pattern %q (case %v): NextLine from %d = %d,%d,%v with the prefilter, %d,%d,%v without", pat, cm, from, s1, e1, ok1, s2, e2, ok2)
+					t.Fatalf("pattern %q (case %v): NextLine from %d = %d,%d,%v with the prefilter, %d,%d,%v without (data %q)", pat, cm, from, s1, e1, ok1, s2, e2, ok2, data)
 				}
 				if !ok1 {
 					break
