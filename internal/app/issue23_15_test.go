@@ -90,6 +90,7 @@ func walkTree(files map[string]string) {
 	files["walk4/c.txt"] = "a\nSherlock\nb\n"
 	files["walk4/d.txt"] = "nothing here\n"
 	files["walk4/e/f.txt"] = "x\ny\nSherlock\nz\nSherlock\n"
+	files["pcre/req.txt"] = "a_b-cError\nabxyz\nzzz\naabSS\nABaé1\nAbc\nfunc NewError() {}\nfunc (e *x) Error() string\n"
 }
 
 // issue23Case is one invocation; sorted compares stdout's lines sorted
@@ -127,6 +128,15 @@ func walkCases() []issue23Case {
 		cs = append(cs, issue23Case{args: args, sorted: true})
 		cs = append(cs, issue23Case{args: append(args[:len(args):len(args)], "-g", "c.txt"), sorted: true})
 	}
+	// PCRE2: a code unit PCRE2 records for alternatives that differ in
+	// case only, and the prefilter (line skipping) for look-around,
+	// possessive repetition and a scoped (?i) next to a negated class.
+	for _, pat := range []string{
+		`\x41\p{L}|a\X?`, `A\X|a\X`, `\x41\p{L}|a++`, `(?=\w)[^\s][^a-c](?i:A)+`, `(?<=func )\w+Error\b`, `(?<!\w)Error(?=\()`,
+	} {
+		cs = append(cs, issue23Case{args: []string{"-n", "-P", pat, "pcre"}})
+	}
+	cs = append(cs, issue23Case{args: []string{"-n", "--engine", "auto", `(?<=func )\w+Error\b`, "pcre"}})
 	return cs
 }
 
@@ -159,7 +169,8 @@ func issue23Cases() []issue23Case {
 // answers) on issue 23's exactness items: binary detection in transcoded
 // input is done in rg's buffer steps (item 2), -l/-q with -v and the
 // without-match kinds read on to a later NUL (item 3), and the parallel
-// search's statistics come after one more file separator (item 4).
+// search's statistics come after one more file separator (item 4); and
+// PCRE2's line selection (required code unit, prefilter).
 func TestRG15Issue23(t *testing.T) {
 	files := transcodedTree()
 	walkTree(files)

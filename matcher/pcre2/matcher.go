@@ -139,6 +139,12 @@ func Compile(o matcher.Options) (*Matcher, error) {
 		// caseless (a (?i) part), so only fully case-sensitive patterns
 		// use them.
 		m.req, m.hasReq = c.requiredByte()
+		// PCRE2 also records a code unit whose alternatives differ only
+		// in case ('A' for `\x41b|ab`) without saying so: a letter (or
+		// a byte of a wider character) may be either case.
+		if m.req >= 0x80 || 'a' <= m.req|0x20 && m.req|0x20 <= 'z' {
+			m.hasReq = false
+		}
 	}
 	m.pre = compilePrefilter(pat, caseless, o)
 	return m, nil

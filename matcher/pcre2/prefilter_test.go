@@ -75,7 +75,7 @@ var prefilterLines = []string{
 func TestPrefilterNeverDropsAMatch(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	withPre := 0
-	for n := 0; n < 3000; n++ {
+	for n := 0; n < 6000; n++ {
 		var b strings.Builder
 		for k := 1 + rng.Intn(4); k > 0; k-- {
 			b.WriteString(prefilterPieces[rng.Intn(len(prefilterPieces))])
@@ -119,7 +119,7 @@ func TestPrefilterNeverDropsAMatch(t *testing.T) {
 			}
 		}
 	}
-	if withPre < 1000 {
+	if withPre < 2000 {
 		t.Fatalf("only %d patterns got a prefilter", withPre)
 	}
 }
