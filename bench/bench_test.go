@@ -112,6 +112,9 @@ func TestInvocation(t *testing.T) {
 	perl := Query{Pattern: `\p{Greek}`, Syntax: Perl}
 	ere := Query{Pattern: "a|b", Syntax: Extended, IgnoreCase: true}
 	files := Query{Files: true}
+	pcre := Query{Pattern: `(?<=a)b`, Syntax: Perl, Engine: "pcre2"}
+	multi := Query{Pattern: `a\n.{9,}`, Syntax: Extended, Multiline: true}
+	agent := Query{Pattern: "Foo", Syntax: Literal, Agent: true}
 	tool := func(name string) Tool { return Tool{Name: name, Path: "/bin/" + strings.Fields(name)[0]} }
 	cases := []struct {
 		tool   string
@@ -137,6 +140,14 @@ func TestInvocation(t *testing.T) {
 		{toolUgrep, perl, tree, true, "/corp", []string{"/bin/ugrep", "-r", "-I", "--color=never", "-e", `\p{Greek}`, "goroot"}, "native \\p"},
 		{toolUgrep, files, file, false, "", nil, "no --files"},
 		{toolRg, lit, Target{Path: "/"}, true, "/", []string{"/bin/rg", "--color=never", "-N", "-e", "Foo", "."}, "the root directory"},
+		{toolEvgrep, pcre, tree, true, "/corp", []string{"/bin/evgrep", "--color=never", "--engine", "pcre2", "-N", "-e", `(?<=a)b`, "goroot"}, "an engine"},
+		{toolGrep, pcre, tree, true, "/corp", []string{"/bin/grep", "-r", "-I", "--color=never", "-P", "-e", `(?<=a)b`, "--exclude=.*", "--exclude-dir=.*", "goroot"}, "grep -P"},
+		{toolUgrep, pcre, tree, true, "/corp", []string{"/bin/ugrep", "-r", "-I", "--color=never", "-P", "-e", `(?<=a)b`, "goroot"}, "ugrep -P"},
+		{toolRg, multi, tree, true, "/corp", []string{"/bin/rg", "--color=never", "-U", "-N", "-e", `a\n.{9,}`, "goroot"}, "-U"},
+		{toolGrep, multi, tree, false, "", nil, "no -U"},
+		{toolEvgrep, agent, tree, true, "/corp", []string{"/bin/evgrep", "--agent", `{"path":"goroot","pattern":"Foo"}`}, "one agent call"},
+		{toolRg, agent, tree, true, "/corp", []string{"/bin/rg", "--json", "--hidden", "--smart-case", "-e", "Foo", "goroot"}, "rg --json, the agent's defaults"},
+		{toolGitGrep, agent, tree, false, "", nil, "no agent equivalent"},
 	}
 	for _, c := range cases {
 		inv, ok := tool(c.tool).Invocation(c.q, c.tg)
@@ -211,7 +222,7 @@ func TestParseOptions(t *testing.T) {
 }
 
 func TestSelectJobs(t *testing.T) {
-	corpora := []Corpus{{Name: "goroot", Kind: Tree}, {Name: "tiny", Kind: Tiny}, {Name: "large", Kind: Large}}
+	corpora := []Corpus{{Name: "goroot", Kind: Tree}, {Name: "small", Kind: Small}, {Name: "tiny", Kind: Tiny}, {Name: "large", Kind: Large}}
 	ids := func(jobs []Job) []string {
 		var out []string
 		for _, j := range jobs {
@@ -223,7 +234,7 @@ func TestSelectJobs(t *testing.T) {
 		return out
 	}
 	all := ids(selectJobs(corpora, &options{}))
-	if want := len(treeQueries) + len(tinyQueries) + len(largeQueries); len(all) != want {
+	if want := len(treeQueries) + len(smallQueries) + len(tinyQueries) + len(largeQueries); len(all) != want {
 		t.Errorf("full suite: %d jobs, want %d", len(all), want)
 	}
 	seen := map[string]bool{}
@@ -284,6 +295,11 @@ func TestQueryListCoversTheIssue(t *testing.T) {
 			return q.Syntax == Literal && strings.IndexFunc(q.Pattern, func(r rune) bool { return r > 127 }) >= 0
 		}},
 		{"tiny", tinyQueries, func(q Query) bool { return true }},
+		// Issue 23's jobs.
+		{"pcre2 look-behind", treeQueries, func(q Query) bool { return q.Engine == "pcre2" && strings.Contains(q.Pattern, "(?<=") }},
+		{"auto look-behind", treeQueries, func(q Query) bool { return q.Engine == "auto" && strings.Contains(q.Pattern, "(?<=") }},
+		{"-U counted repetition", treeQueries, func(q Query) bool { return q.Multiline && strings.Contains(q.Pattern, ",}") }},
+		{"agent call", smallQueries, func(q Query) bool { return q.Agent }},
 	}
 	for _, c := range checks {
 		if !has(c.qs, c.pred) {

@@ -341,7 +341,7 @@ func prepareCorpora(o *options, stderr io.Writer) ([]Corpus, error) {
 		return nil, fmt.Errorf("GOROOT: %v", err)
 	}
 	out = append(out, g)
-	seen := map[string]bool{"goroot": true, "tiny": true, "large": true}
+	seen := map[string]bool{"goroot": true, "small": true, "tiny": true, "large": true}
 	for _, dir := range o.corpora {
 		name := filepath.Base(filepath.Clean(dir))
 		if abs, err := filepath.Abs(dir); err == nil {
@@ -357,6 +357,12 @@ func prepareCorpora(o *options, stderr io.Writer) ([]Corpus, error) {
 		}
 		out = append(out, c)
 	}
+	small, err := treeCorpus("small", filepath.Join(goroot, "src", "net"))
+	if err != nil {
+		return nil, fmt.Errorf("small tree: %v", err)
+	}
+	small.Kind, small.KindName = Small, Small.String()
+	out = append(out, small)
 	tiny, err := prepareTiny(o.cacheDir, goroot)
 	if err != nil {
 		return nil, fmt.Errorf("tiny tree: %v", err)
@@ -388,6 +394,8 @@ func selectJobs(corpora []Corpus, o *options) []Job {
 			qs = tinyQueries
 		case Large:
 			qs = largeQueries
+		case Small:
+			qs = smallQueries
 		}
 		for _, q := range qs {
 			q.Kind = c.Kind

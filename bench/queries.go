@@ -27,6 +27,9 @@ const (
 	Tiny
 	// Large is the single large file.
 	Large
+	// Small is a repository-sized tree (GOROOT/src/net, some 400
+	// files), searched in place: the agent call's corpus.
+	Small
 )
 
 // String names the corpus kind in reports.
@@ -38,6 +41,8 @@ func (k CorpusKind) String() string {
 		return "tiny"
 	case Large:
 		return "large"
+	case Small:
+		return "small"
 	}
 	return "unknown"
 }
@@ -62,6 +67,15 @@ type Query struct {
 	// Lang makes the query structural: Pattern is an ast-grep pattern of
 	// this language, run by evgrep --ast and ast-grep only.
 	Lang string `json:",omitempty"`
+	// Engine is rg's --engine for rg and evgrep ("pcre2", "auto"; empty:
+	// the default). The grep family gets -P when Syntax is Perl.
+	Engine string `json:",omitempty"`
+	// Multiline adds -U (rg and evgrep only: grep has no equivalent).
+	Multiline bool `json:",omitempty"`
+	// Agent times one `evgrep --agent` search of Pattern against
+	// `rg --json` of the same pattern (the agent's defaults: hidden
+	// files, smart case). Their outputs differ, so lines are not compared.
+	Agent bool `json:",omitempty"`
 }
 
 // Flags returns the query's options in rg's spelling, for reports.
@@ -69,6 +83,15 @@ func (q Query) Flags() string {
 	var f []string
 	if q.Lang != "" {
 		f = append(f, "--ast", "--lang "+q.Lang)
+	}
+	if q.Agent {
+		f = append(f, "--agent (rg: --json)")
+	}
+	if q.Engine != "" {
+		f = append(f, "--engine "+q.Engine)
+	}
+	if q.Multiline {
+		f = append(f, "-U")
 	}
 	if q.Files {
 		f = append(f, "--files")
@@ -111,11 +134,26 @@ var treeQueries = []Query{
 	{Name: "no literal", Pattern: patNoLiteral, Syntax: Extended},
 	{Name: "files", Files: true, Quick: true},
 	{Name: "structural", Pattern: "panic($A)", Lang: "go"},
+	// Issue 23: the command lines editors send. A look-behind needs
+	// PCRE2 (-P, or --engine auto falling back to it); -U with a counted
+	// repetition after a line end.
+	{Name: "pcre2 look-behind", Pattern: patLookBehind, Syntax: Perl, Engine: "pcre2"},
+	{Name: "auto look-behind", Pattern: patLookBehind, Syntax: Perl, Engine: "auto"},
+	{Name: "multiline counted", Pattern: `\{\n\t.{120,}`, Syntax: Extended, Multiline: true},
+}
+
+// patLookBehind is the look-behind pattern of the PCRE2 jobs.
+const patLookBehind = `(?<=func )\w+Error\b`
+
+// smallQueries run on the repository-sized tree.
+var smallQueries = []Query{
+	{Name: "agent", Kind: Small, Pattern: "Deadline", Syntax: Literal, Agent: true},
 }
 
 // tinyQueries measure startup cost on the 10-file tree.
 var tinyQueries = []Query{
 	{Name: "literal", Kind: Tiny, Pattern: "Reader", Syntax: Literal, Quick: true},
+	{Name: "regex -n", Kind: Tiny, Pattern: `[A-Z]\w+Reader\(`, Syntax: Extended, LineNumber: true},
 }
 
 // largeQueries are ripgrep's subtitles_* queries adapted to one large file

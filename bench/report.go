@@ -210,7 +210,7 @@ func jobResult(j Job, cells []*cell) JobResult {
 		ratio := ev.MedianSeconds / ag.MedianSeconds
 		jr.AstGrepRatio = &ratio
 	}
-	if rg != nil && rg.measured() && rg.LinesStable {
+	if rg != nil && rg.measured() && rg.LinesStable && !j.Query.Agent {
 		n := rg.Lines
 		jr.RgLines = &n
 		for i := range jr.Results {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -103,9 +104,28 @@ func (t Tool) Invocation(q Query, tg Target) (inv Invocation, ok bool) {
 		}
 		return Invocation{}, false
 	}
+	if q.Agent {
+		switch t.Name {
+		case toolEvgrep:
+			req, _ := json.Marshal(map[string]string{"pattern": q.Pattern, "path": base})
+			return Invocation{Args: []string{t.Path, "--agent", string(req)}, Dir: dir}, true
+		case toolRg:
+			return Invocation{Args: []string{t.Path, "--json", "--hidden", "--smart-case", "-e", q.Pattern, base}, Dir: dir}, true
+		}
+		return Invocation{}, false
+	}
+	if q.Multiline && !isCore(t.Name) {
+		return Invocation{}, false
+	}
 	switch t.Name {
 	case toolEvgrep, toolRg:
 		args := []string{t.Path, "--color=never"}
+		if q.Engine != "" {
+			args = append(args, "--engine", q.Engine)
+		}
+		if q.Multiline {
+			args = append(args, "-U")
+		}
 		if q.Files {
 			return Invocation{Args: append(args, "--files", base), Dir: dir}, true
 		}
@@ -148,6 +168,8 @@ func (t Tool) Invocation(q Query, tg Target) (inv Invocation, ok bool) {
 		args = appendLineCaseWord(args, q)
 		if q.Syntax == Literal {
 			args = append(args, "-F")
+		} else if q.Engine != "" {
+			args = append(args, "-P")
 		}
 		// ugrep's own regex engine reads \p{...}, \w and \s natively
 		// (Unicode-aware) and skips hidden files by default.

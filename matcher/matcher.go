@@ -886,6 +886,13 @@ func (m *Matcher) findAll(h []byte, at int, dst []Range) []Range {
 	if m.exact != nil {
 		return m.exactFindAll(h, at, dst)
 	}
+	if m.pre != nil && at < len(h) {
+		// Every match holds one of the required literals: without one
+		// in sight there is nothing for RE2 to scan (-U over a tree).
+		if _, ok := m.pre.find(h, at); !ok {
+			return dst
+		}
+	}
 	if m.re2IterExact(h, at) {
 		if re := m.re2For(h[at:]); re != nil {
 			for _, loc := range re.FindAllIndex(h[at:], -1) {

@@ -27,7 +27,6 @@ import (
 	"github.com/evgrep/evgrep/internal/cli"
 	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/internal/printer"
-	"github.com/evgrep/evgrep/internal/search"
 	"github.com/evgrep/evgrep/matcher/pcre2"
 	"github.com/evgrep/evgrep/walker"
 	"github.com/evgrep/evgrep/walker/types"
@@ -120,7 +119,9 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return exitMatch
 	}
 	// As rg: a closed pipe on stdout (`evgrep … | head -1`) ends the
-	// search quietly with status 0 instead of killing the process.
+	// search quietly instead of killing the process. The status is the
+	// one the search earned before the pipe closed (see printSink.End):
+	// rg stops at the write that fails and says nothing on stderr.
 	signal.Ignore(syscall.SIGPIPE)
 	r := &run{cfg: cfg, stdin: stdin, stderr: stderr, rawOut: stdout, start: time.Now()}
 	bw := bufio.NewWriterSize(stdout, stdoutBufferSize)
@@ -128,7 +129,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	code := r.main()
 	err = bw.Flush()
 	if isBrokenPipe(err) || isBrokenPipe(r.outErr) {
-		return exitMatch
+		return code
 	}
 	if err != nil {
 		errorLine(stderr, err)
@@ -362,8 +363,11 @@ func (r *run) emit(b []byte, separated bool) {
 		} else {
 			r.out.WriteByte('\n')
 		}
-		if r.cfg.Printer.Stats {
-			// rg counts the separator in "bytes printed".
+		if r.cfg.Printer.Stats && r.cfg.Pipeline.Walk.Threads == 1 {
+			// rg's printer counts the separator in "bytes printed" when
+			// it prints it (one search at a time); rg's parallel
+			// search prints it between the files' buffers and does
+			// not count it.
 			r.statsMu.Lock()
 			r.stats.BytesPrinted += uint64(n)
 			r.statsMu.Unlock()
@@ -374,73 +378,6 @@ func (r *run) emit(b []byte, separated bool) {
 		r.quit.Store(true)
 	}
 	r.anyPrinted = true
-}
-
-// filePrinter is the common face of the three printers.
-type filePrinter interface {
-	search.Sink
-	Reset(path string)
-	Bytes() []byte
-	Stats() *printer.Stats
-	MatchCount() int64
-}
-
-// printSink is a search worker's printer and its per-file bookkeeping.
-type printSink struct {
-	filePrinter
-	r        *run
-	searched *atomic.Bool
-	spilled  bool // part of this file's output is written
-}
-
-// Begin implements pipeline.Sink.
-func (p *printSink) Begin(e walker.Entry) (bool, bool) {
-	p.searched.Store(true)
-	r := p.r
-	if r.quit.Load() {
-		return false, false
-	}
-	if r.quitSearch.Load() {
-		// -q found a match: search no more, but let the walk report
-		// the remaining paths' errors as rg does.
-		return false, true
-	}
-	p.Reset(r.displayPath(e))
-	p.spilled = false
-	return true, true
-}
-
-// End implements pipeline.Sink.
-func (p *printSink) End(e walker.Entry, err error) bool {
-	r, cfg := p.r, p.r.cfg
-	if err != nil {
-		if p.spilled {
-			r.emit(p.Bytes(), false)
-		} else if r.keepsPartialOutput(err) {
-			r.emit(p.Bytes(), cfg.Output == cli.OutputStandard)
-		}
-		r.message("%s: %s", r.displayPath(e), err)
-		return !r.quit.Load()
-	}
-	hasMatch := p.MatchCount() > 0
-	if cfg.SuccessWithoutMatch {
-		// rg reports success when a file had no match (printed or, with
-		// -q, not: rg 15).
-		hasMatch = !hasMatch
-	}
-	if hasMatch {
-		r.matched.Store(true)
-		if cfg.Quiet && !cfg.Printer.Stats {
-			r.quitSearch.Store(true)
-		}
-	}
-	if cfg.Printer.Stats {
-		r.statsMu.Lock()
-		r.stats.Add(p.Stats())
-		r.statsMu.Unlock()
-	}
-	r.emit(p.Bytes(), cfg.Output == cli.OutputStandard && !p.spilled)
-	return !r.quit.Load()
 }
 
 func (r *run) search(wopts walker.Options, m patternMatcher) error {
@@ -466,7 +403,7 @@ func (r *run) search(wopts walker.Options, m patternMatcher) error {
 		run, oneAtATime = gitRun, oneAtATime || cfg.Rev != ""
 	}
 	err := run(cfg.Paths, &opts, m, func() pipeline.Sink {
-		ps := &printSink{r: r, searched: &searched}
+		ps := &printSink{r: r, searched: &searched, sequential: oneAtATime}
 		switch cfg.Output {
 		case cli.OutputJSON:
 			ps.filePrinter = printer.NewJSON(popts, m)
@@ -495,12 +432,22 @@ func (r *run) search(wopts walker.Options, m patternMatcher) error {
 	if cfg.Printer.Stats {
 		r.outMu.Lock()
 		defer r.outMu.Unlock()
+		if !oneAtATime && separated && cfg.FileSeparatorOn && r.anyPrinted && r.outErr == nil {
+			// rg's parallel search prints the statistics as one more
+			// buffer, so the file separator goes before them too
+			// (uncounted).
+			r.out.Write(cfg.FileSeparator)
+			r.out.WriteByte('\n')
+		}
+		// As rg: whether the statistics could be written does not
+		// matter (a closed pipe, above all, stays quiet).
 		if cfg.Output == cli.OutputJSON || cfg.JSON {
-			return printer.WriteJSONSummary(r.out, &r.stats, time.Since(r.start))
+			_ = printer.WriteJSONSummary(r.out, &r.stats, time.Since(r.start))
+			return nil
 		}
 		// rg 15 prints the block after every output form, -l and
 		// --files-without-match included.
-		return printer.WriteStats(r.out, &r.stats, time.Since(r.start))
+		_ = printer.WriteStats(r.out, &r.stats, time.Since(r.start))
 	}
 	return nil
 }
@@ -509,12 +456,15 @@ func (r *run) search(wopts walker.Options, m patternMatcher) error {
 // done (printer.JSON, printer.Standard).
 type spiller interface{ SetSpill(func([]byte)) }
 
-// oneFile reports whether the run searches one path that is a file: then
-// there is one search at a time whatever the thread count (rg's
-// is_one_search).
+// oneFile reports whether the run searches one path that is a file or
+// standard input: then there is one search at a time whatever the thread
+// count (rg's is_one_search).
 func (r *run) oneFile() bool {
 	if len(r.cfg.Paths) != 1 {
 		return false
+	}
+	if r.cfg.Paths[0] == "-" {
+		return true
 	}
 	st, err := os.Stat(r.cfg.Paths[0])
 	return err == nil && st.Mode().IsRegular()

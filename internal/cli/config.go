@@ -282,7 +282,7 @@ func Load(argv []string, env Env) (*Config, error) {
 	var summary printer.SummaryKind
 	c.Output, summary = outputKind(a)
 	c.SuccessWithoutMatch = summary == printer.SummaryPathWithoutMatch ||
-		(summary == printer.SummaryQuiet && a.Has("files-without-match") && !a.Has("count") && !a.Has("count-matches"))
+		summary == printer.SummaryQuietWithoutMatch
 	sc, err := searchConfig(a, c.Output, env.StdoutTTY && !onlyStdin)
 	if err != nil {
 		return nil, err
@@ -470,6 +470,8 @@ func outputKind(a *Args) (OutputKind, printer.SummaryKind) {
 		count, countMatches = true, false
 	}
 	switch {
+	case a.Has("quiet") && a.Has("files-without-match") && !a.Has("count") && !a.Has("count-matches"):
+		return OutputSummary, printer.SummaryQuietWithoutMatch
 	case a.Has("quiet"):
 		return OutputSummary, printer.SummaryQuiet
 	case a.Has("json"):

@@ -205,11 +205,13 @@ func (d *decodeReader) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	// Sniff into p itself when it is large enough, so that a stream
-	// without a BOM costs no extra read and no copy.
+	// without a BOM costs no copy. Exactly HeadLen bytes, as rg's BOM
+	// peek reads: its first read returns them alone, and a transcoder's
+	// source reads start after them (chunkReader).
 	direct := len(p) >= HeadLen
-	head := p
-	if !direct {
-		head = d.buf[:]
+	head := d.buf[:]
+	if direct {
+		head = p[:HeadLen]
 	}
 	n, err := readAtLeast(d.src, head, HeadLen)
 	bom, skip := sniffBOM(head[:n])
@@ -236,7 +238,7 @@ func (d *decodeReader) Read(p []byte) (int, error) {
 	if kind == codecRaw {
 		d.next = in
 	} else {
-		d.next = transform.NewReader(in, newTransformer(kind, d.dec))
+		d.next = newChunkReader(in, newTransformer(kind, d.dec))
 	}
 	return d.next.Read(p)
 }

@@ -7,6 +7,17 @@ const (
 	// this many bytes of a file (or the whole file when it is shorter).
 	HeadLen = 3
 
+	// decodeBufSize is the source buffer of a transcoding reader: rg's
+	// searcher gives encoding_rs_io's DecodeReaderBytes 8 KiB, and each
+	// read of the searcher's line buffer gets the text of one such fill.
+	decodeBufSize = 8 << 10
+	// decodeCarry is room in front of that buffer for an unfinished
+	// sequence carried over from the previous fill.
+	decodeCarry = 16
+	// tinyLen is the smallest read transcoded in place; a shorter one is
+	// served from a transcoded buffer of this size.
+	tinyLen = 4
+
 	// errorRuleWidth is the width of the dashed rules rg draws around a
 	// failing decompressor's stderr.
 	errorRuleWidth = 79

@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
+	"sync"
 	"syscall"
 )
 
@@ -46,4 +48,51 @@ func guardFault(fn func() error) (err error) {
 		}
 	}()
 	return fn()
+}
+
+// wholePool holds the buffers readWhole reads files into.
+var wholePool = sync.Pool{New: func() any { return new([]byte) }}
+
+// readWhole reads a regular file of at most maxReadWhole bytes whole into
+// a pooled buffer (release returns it); nil data (and no error) for an
+// empty, larger or irregular file, which the caller maps or reads instead.
+func readWhole(path string) ([]byte, func(), error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, osErr(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() == 0 || st.Size() > maxReadWhole {
+		return nil, nil, nil
+	}
+	bp := wholePool.Get().(*[]byte)
+	b := (*bp)[:0]
+	if need := int(st.Size()) + 1; cap(b) < need {
+		b = make([]byte, 0, need)
+	}
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // the file grew: more room
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			wholePool.Put(bp)
+			return nil, nil, osErr(err)
+		}
+	}
+	if len(b) == 0 {
+		wholePool.Put(bp)
+		return nil, nil, nil
+	}
+	return b, func() {
+		if cap(b) <= maxKeptWhole {
+			*bp = b[:0]
+		}
+		wholePool.Put(bp)
+	}, nil
 }

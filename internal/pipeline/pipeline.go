@@ -172,7 +172,17 @@ func (o *Options) searchOne(s *search.Searcher, p search.Sink, e walker.Entry) e
 	}
 	zipped := iopts.SearchZip && input.CompressionFormat(e.Path) != ""
 	if (o.Mmap || multiline) && !zipped {
-		data, release, err := mapFile(e.Path)
+		var data []byte
+		var release func()
+		var err error
+		if !o.Mmap {
+			// -U: a small file is read whole into a pooled buffer, the
+			// same bytes as a mapping without its syscalls and faults.
+			data, release, err = readWhole(e.Path)
+		}
+		if data == nil && err == nil {
+			data, release, err = mapFile(e.Path)
+		}
 		if err != nil {
 			return err
 		}

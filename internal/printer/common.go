@@ -102,6 +102,9 @@ const (
 	SummaryPathWithMatch
 	SummaryPathWithoutMatch
 	SummaryQuiet
+	// SummaryQuietWithoutMatch is -q with --files-without-match: nothing
+	// printed, success when a file has no match.
+	SummaryQuietWithoutMatch
 )
 
 // FormatPath applies --path-separator to a path.

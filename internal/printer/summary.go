@@ -60,8 +60,12 @@ func (p *Summary) Stats() *Stats { return &p.stats }
 // MatchCount is the number of matches counted in the last search.
 func (p *Summary) MatchCount() int64 { return int64(p.matchCount) }
 
+// quitEarly reports whether the first match ends the search. Not for the
+// kinds that want files without a match: rg 15 counts their lines to the
+// end of the file (a NUL past the first match then still makes the file
+// binary, so neither listed nor a success).
 func (p *Summary) quitEarly() bool {
-	return p.kind == SummaryQuiet || p.kind == SummaryPathWithMatch || p.kind == SummaryPathWithoutMatch
+	return p.kind == SummaryQuiet || p.kind == SummaryPathWithMatch
 }
 
 // Matched implements search.Sink.

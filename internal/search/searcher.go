@@ -351,10 +351,13 @@ func (c *core) matchByLine(buf []byte) (bool, error) {
 	for c.pos < len(buf) {
 		if c.s.cfg.Invert {
 			ok, limit, err := c.matchByLineInvert(buf)
-			if err != nil || !ok && !limit {
+			if err != nil {
 				return false, err
 			}
-			if limit {
+			if !ok || limit {
+				// As rg 15.2: a sink that stops (-l, -q) ends this
+				// buffer only; the search reads on, so a NUL further
+				// on still makes the file binary.
 				break
 			}
 			continue

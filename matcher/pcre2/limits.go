@@ -26,4 +26,12 @@ const (
 	// maxKeptSubject is the largest C scratch buffer (the copy of a
 	// subject PCRE2 searches) a pooled match state keeps between calls.
 	maxKeptSubject = 1 << 20
+
+	// maxCount is the largest count of a repetition the prefilter keeps
+	// (package matcher's limit); a larger one leaves the pattern without
+	// a prefilter.
+	maxCount = 1000
+
+	// maxPrefilterLen bounds the translated pattern of the prefilter.
+	maxPrefilterLen = 64 << 10
 )

@@ -35,6 +35,10 @@ type Matcher struct {
 	req    byte
 	hasReq bool
 	utf    bool // UTF mode: offsets inside a character are skipped
+	// pre finds the lines an over-approximation of the pattern matches
+	// (prefilter.go): the others cannot match and are not handed to
+	// PCRE2. nil: every line is.
+	pre *matcher.Matcher
 }
 
 // Version is the PCRE2 library's version, "10.40".
@@ -135,7 +139,14 @@ func Compile(o matcher.Options) (*Matcher, error) {
 		// caseless (a (?i) part), so only fully case-sensitive patterns
 		// use them.
 		m.req, m.hasReq = c.requiredByte()
+		// PCRE2 also records a code unit whose alternatives differ only
+		// in case ('A' for `\x41b|ab`) without saying so: a letter (or
+		// a byte of a wider character) may be either case.
+		if m.req >= 0x80 || 'a' <= m.req|0x20 && m.req|0x20 <= 'z' {
+			m.hasReq = false
+		}
 	}
+	m.pre = compilePrefilter(pat, caseless, o)
 	return m, nil
 }
 
@@ -173,6 +184,9 @@ func (m *Matcher) IsMatch(line []byte) bool {
 	if m.hasReq && bytes.IndexByte(line, m.req) < 0 {
 		return false
 	}
+	if m.pre != nil && !m.pre.IsMatch(line) {
+		return false
+	}
 	s := m.c.get()
 	defer m.c.put(s)
 	return m.c.match(s, line, 0)
@@ -189,7 +203,14 @@ func (m *Matcher) NextLine(buf []byte, from int) (start, end int, ok bool) {
 	s := m.c.get()
 	defer m.c.put(s)
 	for ls := from; ls < len(buf); {
-		if m.hasReq {
+		if m.pre != nil {
+			// Skip to the next line the over-approximation matches.
+			st, _, ok := m.pre.NextLine(buf, ls)
+			if !ok {
+				return 0, 0, false
+			}
+			ls = st
+		} else if m.hasReq {
 			// Skip to the line holding the next required byte.
 			i := bytes.IndexByte(buf[ls:], m.req)
 			if i < 0 {
