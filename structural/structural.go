@@ -52,14 +52,27 @@ type Capture struct {
 	// Start and End are the byte range from the first bound node's start
 	// to the last one's end (both -1 for an empty list).
 	Start, End int
+	// List holds, for a `$$$NAME` list, the byte ranges of its named
+	// nodes (what ast-grep reports of a list), so that a capture can be
+	// rendered without the tree.
+	List []Span
 }
+
+// Span is a byte range of the source.
+type Span struct{ Start, End int }
 
 // Text is the captured source.
 func (c *Capture) Text(t *syntax.Tree) string {
+	return string(c.Bytes(t.Src))
+}
+
+// Bytes is the captured source within src (the tree's source), not
+// copied.
+func (c *Capture) Bytes(src []byte) []byte {
 	if c.Start < 0 {
-		return ""
+		return nil
 	}
-	return string(t.Src[c.Start:c.End])
+	return src[c.Start:c.End]
 }
 
 // Matcher decides whether a node matches, binding metavariables in env.

@@ -123,7 +123,11 @@ type structFile struct {
 	src   []byte
 	rev   revisions.Revision
 	items []snapshot.Item
-	edits []astsearch.Edit
+	// bytes is what items count against the snapshot's bound (a lower
+	// bound); dropped counts the matches whose items were not made or
+	// were dropped, the snapshot being full before them (structKeeper).
+	bytes, dropped int
+	edits          []astsearch.Edit
 }
 
 // runStructural searches root with the request and returns the files with
@@ -146,6 +150,7 @@ func runStructural(r *Request, env Env, root string, m structural.Matcher, lang 
 	}
 	b := snapshot.NewItemsBuilder()
 	var files []*structFile
+	var keep structKeeper
 	cancelled := false
 	_, err := astsearch.Run(&astsearch.Options{
 		Roots: roots, Walk: wo, Lang: lang, Matcher: m, Literals: lits,
@@ -166,15 +171,8 @@ func runStructural(r *Request, env Env, root string, m structural.Matcher, lang 
 			return
 		}
 		sf := &structFile{rel: rel(f.Path), path: f.Path, rev: f.Rev}
-		lines := astsearch.NewLines(f.Src)
-		for i := range f.Matches {
-			mt := &f.Matches[i]
-			s, e := lines.At(mt.Start), lines.At(max(mt.Start, mt.End-1))
-			sf.items = append(sf.items, snapshot.Item{
-				Path: sf.rel, Line: s.Line, EndLine: e.Line, Start: int64(mt.Start), End: int64(mt.End),
-				Group: groupOf(mt), Label: capturesText(f, mt), Text: string(astsearch.FirstLine(f.Tree, mt)),
-			})
-		}
+		fileItems(sf, f)
+		keep.add(sf)
 		if keepSrc {
 			sf.src = f.Src
 			sf.edits = astsearch.Edits(f, r.Rewrite)
@@ -188,11 +186,7 @@ func runStructural(r *Request, env Env, root string, m structural.Matcher, lang 
 		return nil, nil, nil, &Error{Code: CodeCancelled, Msg: "the structural search was cancelled"}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
-	for _, f := range files {
-		for _, it := range f.items {
-			b.Add(it)
-		}
-	}
+	fill(b, files)
 	return files, b, problems, nil
 }
 
@@ -201,20 +195,6 @@ func groupOf(m *structural.Match) string {
 		return m.Rule
 	}
 	return "match"
-}
-
-// capturesText renders the captures as NAME=text lines, each clipped.
-func capturesText(f *astsearch.File, m *structural.Match) string {
-	var b strings.Builder
-	for _, c := range m.Vars {
-		// Named as the pattern spells them: $A, $$$A.
-		name := "$" + c.Name
-		if c.Multi {
-			name = "$$$" + c.Name
-		}
-		fmt.Fprintf(&b, "%s=%s\n", name, shorten(strings.Join(strings.Fields(c.Text(f.Tree)), " "), maxCaptureText))
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // structuralRequest answers mode structural: a new search, a page of an

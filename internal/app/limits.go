@@ -15,4 +15,7 @@ const (
 	// termsJSONLine is the longest line text one --terms --json
 	// occurrence object carries (a window of a longer line).
 	termsJSONLine = 4 << 10
+	// maxKeptLine is the largest output line buffer a structural search
+	// reuses for the next match; a larger one is dropped after its write.
+	maxKeptLine = 64 << 10
 )

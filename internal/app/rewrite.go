@@ -12,18 +12,17 @@ import (
 // its mode kept) only if it is still the revision that was read, else it
 // is refused with a message. Exit 0 when something changed (or would), 1
 // when nothing matched, 2 when a file was refused or failed.
-func (r *run) rewrite(files []*astsearch.File) int {
+func (r *run) rewrite(files []*keptFile) int {
 	cfg := r.cfg
-	tmpl, _ := cfg.Args.Value("rewrite")
 	apply := cfg.Args.Has("apply")
 	changed := false
 	for _, f := range files {
-		edits := astsearch.Edits(f, tmpl)
-		p := f.Path
+		edits := f.edits
+		p := f.path
 		if cfg.UsingDefaultPath {
 			p = strings.TrimPrefix(p, "./")
 		}
-		diff := astsearch.UnifiedDiff(strings.TrimPrefix(p, "./"), f.Src, edits)
+		diff := astsearch.UnifiedDiff(strings.TrimPrefix(p, "./"), f.src, edits)
 		if diff == "" {
 			continue
 		}
@@ -32,7 +31,7 @@ func (r *run) rewrite(files []*astsearch.File) int {
 			r.out.WriteString(diff)
 			continue
 		}
-		if err := astsearch.WriteFile(f.Path, f.Rev, astsearch.Apply(f.Src, edits)); err != nil {
+		if err := astsearch.WriteFile(f.path, f.rev, astsearch.Apply(f.src, edits)); err != nil {
 			errorLine(r.stderr, fmt.Sprintf("%s: %v", p, err))
 			r.errored.Store(true)
 			continue
