@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,6 +26,11 @@ const (
 	// maxCaptureText bounds one capture's text in a page.
 	maxCaptureText = 200
 )
+
+// optUnsearched is the snapshot option that counts the files of a
+// structural search that may match but were not searched: its pages say
+// partial.
+const optUnsearched = "unsearched"
 
 // StructuralJSON is one page of a structural search.
 type StructuralJSON struct {
@@ -130,13 +136,22 @@ type structFile struct {
 	edits          []astsearch.Edit
 }
 
+// structProblems are the per-path errors of a structural search, and how
+// many files with matches possible were not searched (or not to their
+// end): over the parse limit, a parse that timed out, too complex.
+type structProblems struct {
+	list       []string
+	unsearched int
+}
+
 // runStructural searches root with the request and returns the files with
 // matches (sorted by path) and the builder holding every file read.
-func runStructural(r *Request, env Env, root string, m structural.Matcher, lang *structural.Lang, lits []string, keepSrc bool) ([]*structFile, *snapshot.ItemsBuilder, []string, error) {
+func runStructural(r *Request, env Env, root string, m structural.Matcher, lang *structural.Lang, lits []string, keepSrc bool) ([]*structFile, *snapshot.ItemsBuilder, structProblems, error) {
 	roots := walkRoots(root, r.Paths)
 	wo := agentWalk(r.hidden(), r.Glob, r.Exclude)
 	wo.Threads = runtime.NumCPU()
 	var problems []string
+	unsearched := 0
 	wo.OnError = func(err error) {
 		if len(problems) < maxProblems {
 			problems = append(problems, err.Error())
@@ -164,8 +179,11 @@ func runStructural(r *Request, env Env, root string, m structural.Matcher, lang 
 		},
 		Read: func(p string, rev revisions.Revision) { b.AddFile(rel(p), rev) },
 	}, func(f *astsearch.File) {
-		if f.Err != nil && len(problems) < maxProblems {
-			problems = append(problems, fmt.Sprintf("%s: %v", rel(f.Path), f.Err))
+		if f.Err != nil {
+			unsearched++
+			if len(problems) < maxProblems {
+				problems = append(problems, fmt.Sprintf("%s: %v", rel(f.Path), f.Err))
+			}
 		}
 		if f.Tree == nil || len(f.Matches) == 0 {
 			return
@@ -180,14 +198,14 @@ func runStructural(r *Request, env Env, root string, m structural.Matcher, lang 
 		files = append(files, sf)
 	})
 	if err != nil {
-		return nil, nil, nil, invalid("%v", err)
+		return nil, nil, structProblems{}, invalid("%v", err)
 	}
 	if cancelled {
-		return nil, nil, nil, &Error{Code: CodeCancelled, Msg: "the structural search was cancelled"}
+		return nil, nil, structProblems{}, &Error{Code: CodeCancelled, Msg: "the structural search was cancelled"}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
 	fill(b, files)
-	return files, b, problems, nil
+	return files, b, structProblems{problems, unsearched}, nil
 }
 
 func groupOf(m *structural.Match) string {
@@ -228,12 +246,16 @@ func structuralRequest(r *Request, env Env, root string) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap := b.Build(snapshot.Meta{Root: root, Options: r.structuralOptions(), Created: time.Now()})
+	opts := r.structuralOptions()
+	if problems.unsearched > 0 {
+		opts[optUnsearched] = strconv.Itoa(problems.unsearched)
+	}
+	snap := b.Build(snapshot.Meta{Root: root, Options: opts, Created: time.Now()})
 	a, err := structuralPage(env, snap, 0, r.limitOr(structuralLimit), warning)
 	if err != nil {
 		return nil, err
 	}
-	a.Details.Problems = problems
+	a.Details.Problems = problems.list
 	return a, nil
 }
 
@@ -256,7 +278,7 @@ func structuralPage(env Env, snap *snapshot.Snapshot, offset, limit int, warning
 	d := &a.Details
 	d.Mode, d.Pattern, d.Root = ModeStructural, o["pattern"], snap.Meta.Root
 	status := "complete"
-	if t.Partial {
+	if t.Partial || o[optUnsearched] != "" {
 		status = "partial"
 	}
 	d.Status = status
@@ -270,6 +292,9 @@ func structuralPage(env Env, snap *snapshot.Snapshot, offset, limit int, warning
 		shorten(what, maxEchoBytes), o["lang"], t.Lines, t.Files, t.Searched, o["lang"], status)
 	if warning != "" {
 		fmt.Fprintf(&b, "warning: %s\n", warning)
+	}
+	if n := o[optUnsearched]; n != "" {
+		fmt.Fprintf(&b, "%s files that may match were not searched (over the parse limit, or a parse or match bound): see problems\n", n)
 	}
 	budget := responseBudget - structuralTailReserve - b.Len()
 	size := func(it snapshot.Item) int { return 2*(len(it.Path)+len(it.Text)+len(it.Label)) + 120 }
@@ -352,7 +377,7 @@ func rewriteRequest(r *Request, env Env, root string) (*Answer, error) {
 	a := &Answer{}
 	d := &a.Details
 	d.Mode, d.Pattern, d.Root, d.Status = ModeStructural, r.Pattern, root, "complete"
-	d.Problems = problems
+	d.Problems = problems.list
 	rw := &RewriteJSON{Files: []string{}}
 	var text strings.Builder
 	if prev == nil {
@@ -428,6 +453,10 @@ func rewriteRequest(r *Request, env Env, root string) (*Answer, error) {
 		if len(rw.Refused) > 0 {
 			d.Status = "partial"
 		}
+	}
+	if problems.unsearched > 0 {
+		d.Status = "partial"
+		fmt.Fprintf(&text, "%d files that may match were not searched (over the parse limit, or a parse or match bound), so not rewritten: see problems\n", problems.unsearched)
 	}
 	d.Rewrite = rw
 	a.Text = text.String()
