@@ -312,3 +312,16 @@ func openChecked(path string) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// errWriteForbidden is the refusal of a write into a forbidden place.
+var errWriteForbidden = errors.New("a system or credential store, or git internals, is never written")
+
+// WriteRefusal is the path policy of a rewrite's apply, the agent's and
+// the CLI's (astsearch.Guard): an error when the real path real is a
+// credential store, a system place or git internals, or lies inside one.
+func WriteRefusal(real string) error {
+	if forbidden(real) {
+		return errWriteForbidden
+	}
+	return nil
+}

@@ -412,6 +412,7 @@ func rewriteRequest(r *Request, env Env, root string) (*Answer, error) {
 		d.Next = append(d.Next, NextCall{Request: next, Why: "write this rewrite (refused for files edited since)"})
 	} else {
 		rw.Refused = map[string]string{}
+		guard := astsearch.NewGuard([]string{root}, WriteRefusal)
 		for _, f := range files {
 			if len(f.edits) == 0 {
 				continue
@@ -425,7 +426,7 @@ func rewriteRequest(r *Request, env Env, root string) (*Answer, error) {
 				rw.Refused[f.rel] = "changed since the preview"
 				continue
 			}
-			if err := astsearch.WriteFile(f.path, f.rev, astsearch.Apply(f.src, f.edits)); err != nil {
+			if err := astsearch.WriteFile(f.path, f.rev, astsearch.Apply(f.src, f.edits), guard); err != nil {
 				rw.Refused[f.rel] = err.Error()
 				continue
 			}
