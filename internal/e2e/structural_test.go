@@ -36,18 +36,21 @@ const (
 	headBytes = 64 << 10
 )
 
-// runLimited runs bin with args in dir under an address-space limit and a
-// timeout; it reads at most limit bytes of stdout (then closes the pipe,
+// runLimited runs bin with args in dir under an address-space limit of as
+// bytes (none when 0) and a timeout; it reads at most limit bytes of stdout (then closes the pipe,
 // as head does) and returns them, the exit code, the child's peak RSS and
 // its stderr.
-func runLimited(t *testing.T, dir string, env []string, limit int, bin string, args ...string) ([]byte, int, int64, string) {
+func runLimited(t *testing.T, dir string, env []string, as int64, limit int, bin string, args ...string) ([]byte, int, int64, string) {
 	t.Helper()
 	if self := selfRSS(t); self > nestedRSS/4 {
 		t.Fatalf("the test process itself peaked at %d bytes: its children's RSS would not be theirs", self)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), nestedTimeout)
 	defer cancel()
-	script := fmt.Sprintf(`ulimit -v %d && exec "$0" "$@"`, nestedAS>>10)
+	script := `exec "$0" "$@"`
+	if as > 0 {
+		script = fmt.Sprintf(`ulimit -v %d && exec "$0" "$@"`, as>>10)
+	}
 	cmd := exec.CommandContext(ctx, "/bin/sh", append([]string{"-c", script, bin}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
@@ -124,7 +127,7 @@ func TestStructuralNestedMemory(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out, code, rss, stderr := runLimited(t, dir, []string{state}, headBytes, bin, tc.args...)
+			out, code, rss, stderr := runLimited(t, dir, []string{state}, nestedAS, headBytes, bin, tc.args...)
 			t.Logf("%s: peak RSS %.1f MiB", tc.name, float64(rss)/(1<<20))
 			if code != 0 {
 				t.Fatalf("exit %d: %.300s", code, stderr)
@@ -136,5 +139,39 @@ func TestStructuralNestedMemory(t *testing.T) {
 				t.Errorf("peak RSS %d bytes, want < %d", rss, nestedRSS)
 			}
 		})
+	}
+}
+
+// impactRSS is the peak RSS allowed to an impact over one file with
+// millions of occurrences (the snapshot keeps 50,000 of them).
+const impactRSS = 200 << 20
+
+// TestImpactManyOccurrencesMemory: an impact over a 31.5 MB file with 3.5
+// million occurrences of the name keeps only what its snapshot can keep
+// (it counts the rest) and stays within impactRSS.
+func TestImpactManyOccurrencesMemory(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "big.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3_500_000
+	writeRepeat(f, []byte("Target()\n"), n)
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// No address-space limit: the RE2 engine (WebAssembly) reserves more
+	// than one; the old code peaked at 840 MiB of RSS.
+	out, code, rss, stderr := runLimited(t, dir, nil, 0, headBytes, bin, "--impact-symbol", "Target")
+	t.Logf("impact, %d occurrences: peak RSS %.1f MiB", n, float64(rss)/(1<<20))
+	if code != 0 {
+		t.Fatalf("exit %d: %.300s", code, stderr)
+	}
+	if want := fmt.Sprintf("Only the first 50000 of %d occurrences are kept", n); !bytes.Contains(out, []byte(want)) {
+		t.Errorf("output lacks %q: %.400s", want, out)
+	}
+	if rss >= impactRSS {
+		t.Errorf("peak RSS %d bytes, want < %d", rss, impactRSS)
 	}
 }
