@@ -24,8 +24,10 @@ import (
 
 const (
 	// nestedRSS is the peak RSS allowed to a structural search of one
-	// nested file (the parse alone of the 200 KB file takes about 70 MiB).
-	nestedRSS = 400 << 20
+	// nested file: the parse alone of the 200 KB file takes about 70 MiB,
+	// the searches 60-300 MiB (the agent keeps up to 32 MiB of items and
+	// 100,000 matches); before, each needed more than 3 GiB.
+	nestedRSS = 512 << 20
 	// nestedAS is the address-space limit the child runs under.
 	nestedAS = 3 << 30
 	// nestedTimeout ends a child that takes longer (the searches take
