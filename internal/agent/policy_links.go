@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/evgrep/evgrep/internal/pipeline"
 )
 
 // Hard links: a link made inside a project to a credential file (`ln
@@ -68,22 +70,19 @@ func (p *pathPolicy) listIDs(path string, depth int, n *int) bool {
 	if !fi.IsDir() {
 		return true
 	}
-	f, err := os.Open(path)
+	names, more, err := pipeline.ListDir(path, maxStoreEntries-*n)
+	if more {
+		return false
+	}
 	if err != nil {
 		return true
 	}
-	defer f.Close()
-	for {
-		names, err := f.Readdirnames(256)
-		for _, name := range names {
-			if !p.listIDs(filepath.Join(path, name), depth+1, n) {
-				return false
-			}
-		}
-		if err != nil {
-			return true
+	for _, name := range names {
+		if !p.listIDs(filepath.Join(path, name), depth+1, n) {
+			return false
 		}
 	}
+	return true
 }
 
 // refuseLinked is openChecked's check of an opened file: an error when it
@@ -112,12 +111,9 @@ func otherHomes() []string {
 		return nil
 	}
 	out := []string{"/root"}
-	if f, err := os.Open("/home"); err == nil {
-		names, _ := f.Readdirnames(maxOtherHomes)
-		f.Close()
-		for _, n := range names {
-			out = append(out, filepath.Join("/home", n))
-		}
+	names, _, _ := pipeline.ListDir("/home", maxOtherHomes)
+	for _, n := range names {
+		out = append(out, filepath.Join("/home", n))
 	}
 	if b, err := readBounded("/etc/passwd", maxPasswdBytes); err == nil {
 		k := 0
@@ -166,9 +162,10 @@ func underAnyHome(path string) bool {
 // runningAsRoot: the process can read every user's files.
 var runningAsRoot = os.Geteuid() == 0
 
-// readBounded reads at most n bytes of a file.
+// readBounded reads at most n bytes of a regular file (not through a
+// link), through the pipeline's checked open.
 func readBounded(path string, n int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := pipeline.OpenChecked(path, nil)
 	if err != nil {
 		return nil, err
 	}
