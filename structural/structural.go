@@ -27,6 +27,9 @@ var (
 	ErrNoCgo = errors.New("structural search needs a build with cgo (tree-sitter grammars); this binary was built with CGO_ENABLED=0")
 	// ErrTooComplex: matching one file took more than MaxSteps comparisons.
 	ErrTooComplex = errors.New("pattern too complex for this file (more than 50,000,000 node comparisons)")
+	// ErrTooManyMatches: one file has more than MaxMatchesPerFile matches;
+	// the first ones are kept.
+	ErrTooManyMatches = errors.New("more than 100,000 matches in this file; only the first 100,000 are kept")
 )
 
 // Match is one matched node.
@@ -87,8 +90,9 @@ type Matcher interface {
 
 // FindAll returns every node of t that m matches, in pre-order (a match
 // inside another match is reported too, as ast-grep does), with its
-// captures. It stops with ErrTooComplex past MaxSteps comparisons, keeping
-// the matches found so far.
+// captures. It stops with ErrTooComplex past MaxSteps comparisons, and
+// with ErrTooManyMatches at a match past MaxMatchesPerFile, keeping the
+// matches found so far.
 func FindAll(t *syntax.Tree, m Matcher) ([]Match, error) {
 	var out []Match
 	e := &env{t: t, budget: MaxSteps}
@@ -107,10 +111,10 @@ func FindAll(t *syntax.Tree, m Matcher) ([]Match, error) {
 		e.reset()
 		if m.match(t, int32(i), e) {
 			n := &t.Nodes[i]
-			out = append(out, Match{Node: int32(i), Start: int(n.Start), End: int(n.End), Vars: e.captures()})
 			if len(out) >= MaxMatchesPerFile {
-				break
+				return out, ErrTooManyMatches
 			}
+			out = append(out, Match{Node: int32(i), Start: int(n.Start), End: int(n.End), Vars: e.captures()})
 		}
 		if e.budget < 0 {
 			return out, ErrTooComplex

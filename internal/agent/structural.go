@@ -294,7 +294,7 @@ func structuralPage(env Env, snap *snapshot.Snapshot, offset, limit int, warning
 		fmt.Fprintf(&b, "warning: %s\n", warning)
 	}
 	if n := o[optUnsearched]; n != "" {
-		fmt.Fprintf(&b, "%s files that may match were not searched (over the parse limit, or a parse or match bound): see problems\n", n)
+		fmt.Fprintf(&b, "%s files that may match were not searched to their end (over the parse limit, or a parse or match bound): see problems\n", n)
 	}
 	budget := responseBudget - structuralTailReserve - b.Len()
 	size := func(it snapshot.Item) int { return 2*(len(it.Path)+len(it.Text)+len(it.Label)) + 120 }
@@ -457,7 +457,7 @@ func rewriteRequest(r *Request, env Env, root string) (*Answer, error) {
 	}
 	if problems.unsearched > 0 {
 		d.Status = "partial"
-		fmt.Fprintf(&text, "%d files that may match were not searched (over the parse limit, or a parse or match bound), so not rewritten: see problems\n", problems.unsearched)
+		fmt.Fprintf(&text, "%d files that may match were not searched to their end (over the parse limit, or a parse or match bound), so not rewritten: see problems\n", problems.unsearched)
 	}
 	d.Rewrite = rw
 	a.Text = text.String()
