@@ -111,6 +111,13 @@ func (e *env) captures() []Capture {
 			c.Start = int(e.t.Nodes[b.nodes[0]].Start)
 			c.End = int(e.t.Nodes[b.nodes[len(b.nodes)-1]].End)
 		}
+		if b.multi {
+			for _, n := range b.nodes {
+				if nd := &e.t.Nodes[n]; nd.Named() {
+					c.List = append(c.List, Span{int(nd.Start), int(nd.End)})
+				}
+			}
+		}
 		out = append(out, c)
 	}
 	sort.Slice(out, func(i, j int) bool {

@@ -1,17 +1,13 @@
 package structural
 
-import (
-	"strings"
+import "strings"
 
-	"github.com/evgrep/evgrep/syntax"
-)
-
-// Expand substitutes the captures of m into template, as ast-grep's
+// Expand substitutes the captures of m (a match in src) into template, as ast-grep's
 // rewrite does: `$NAME` and `$$NAME` become the captured node's text,
 // `$$$NAME` the source from the first to the last node of the list; a
 // metavariable the match did not bind becomes empty. Other text is kept
 // as written (no re-indentation).
-func Expand(t *syntax.Tree, m *Match, template string) string {
+func Expand(src []byte, m *Match, template string) string {
 	var b strings.Builder
 	for i := 0; i < len(template); {
 		c := template[i]
@@ -36,7 +32,7 @@ func Expand(t *syntax.Tree, m *Match, template string) string {
 		name, multi := template[j:k], j-i == 3
 		for _, v := range m.Vars {
 			if v.Name == name && v.Multi == multi {
-				b.WriteString(v.Text(t))
+				b.Write(v.Bytes(src))
 				break
 			}
 		}

@@ -27,6 +27,9 @@ var (
 	ErrNoCgo = errors.New("structural search needs a build with cgo (tree-sitter grammars); this binary was built with CGO_ENABLED=0")
 	// ErrTooComplex: matching one file took more than MaxSteps comparisons.
 	ErrTooComplex = errors.New("pattern too complex for this file (more than 50,000,000 node comparisons)")
+	// ErrTooManyMatches: one file has more than MaxMatchesPerFile matches;
+	// the first ones are kept.
+	ErrTooManyMatches = errors.New("more than 100,000 matches in this file; only the first 100,000 are kept")
 )
 
 // Match is one matched node.
@@ -52,14 +55,27 @@ type Capture struct {
 	// Start and End are the byte range from the first bound node's start
 	// to the last one's end (both -1 for an empty list).
 	Start, End int
+	// List holds, for a `$$$NAME` list, the byte ranges of its named
+	// nodes (what ast-grep reports of a list), so that a capture can be
+	// rendered without the tree.
+	List []Span
 }
+
+// Span is a byte range of the source.
+type Span struct{ Start, End int }
 
 // Text is the captured source.
 func (c *Capture) Text(t *syntax.Tree) string {
+	return string(c.Bytes(t.Src))
+}
+
+// Bytes is the captured source within src (the tree's source), not
+// copied.
+func (c *Capture) Bytes(src []byte) []byte {
 	if c.Start < 0 {
-		return ""
+		return nil
 	}
-	return string(t.Src[c.Start:c.End])
+	return src[c.Start:c.End]
 }
 
 // Matcher decides whether a node matches, binding metavariables in env.
@@ -74,8 +90,9 @@ type Matcher interface {
 
 // FindAll returns every node of t that m matches, in pre-order (a match
 // inside another match is reported too, as ast-grep does), with its
-// captures. It stops with ErrTooComplex past MaxSteps comparisons, keeping
-// the matches found so far.
+// captures. It stops with ErrTooComplex past MaxSteps comparisons, and
+// with ErrTooManyMatches at a match past MaxMatchesPerFile, keeping the
+// matches found so far.
 func FindAll(t *syntax.Tree, m Matcher) ([]Match, error) {
 	var out []Match
 	e := &env{t: t, budget: MaxSteps}
@@ -94,10 +111,10 @@ func FindAll(t *syntax.Tree, m Matcher) ([]Match, error) {
 		e.reset()
 		if m.match(t, int32(i), e) {
 			n := &t.Nodes[i]
-			out = append(out, Match{Node: int32(i), Start: int(n.Start), End: int(n.End), Vars: e.captures()})
 			if len(out) >= MaxMatchesPerFile {
-				break
+				return out, ErrTooManyMatches
 			}
+			out = append(out, Match{Node: int32(i), Start: int(n.Start), End: int(n.End), Vars: e.captures()})
 		}
 		if e.budget < 0 {
 			return out, ErrTooComplex

@@ -165,3 +165,27 @@ func TestLiterals(t *testing.T) {
 		t.Errorf("literals %q", p.Literals())
 	}
 }
+
+// TestTooManyMatchesSaid: a file with more matches than a file keeps
+// says so (ErrTooManyMatches) with the first MaxMatchesPerFile matches,
+// instead of ending as if it had no more.
+func TestTooManyMatchesSaid(t *testing.T) {
+	l, err := LookupLang("javascript")
+	if err != nil {
+		t.Skip(err)
+	}
+	k, err := NewKindMatcher(l, "number")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{MaxMatchesPerFile, MaxMatchesPerFile + 1} {
+		tr, err := syntax.ParseFlat(l.Name, []byte("x = ["+strings.Repeat("1,", n)+"];\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := FindAll(tr, k)
+		if len(ms) != MaxMatchesPerFile || (n > MaxMatchesPerFile) != (err != nil && strings.Contains(err.Error(), "more than 100,000 matches")) {
+			t.Errorf("%d numbers: %d matches, %v", n, len(ms), err)
+		}
+	}
+}

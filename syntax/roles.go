@@ -11,13 +11,6 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// frame is one node on the path from the root to an occurrence, with the
-// field its parent holds it under.
-type frame struct {
-	n          *sitter.Node
-	typ, field string
-}
-
 // roleRules are one language's rules for occurrences. A rule table maps
 // "parentType.field" (or "parentType." for a child without a field) to the
 // role of a name there.
@@ -79,41 +72,22 @@ func classify(lang Language, src []byte, occs []Occurrence) error {
 	cur := sitter.NewTreeCursor(root)
 	defer cur.Close()
 	var path []frame
+	last := -1
 	for i := range occs {
 		o := &occs[i]
-		path = descend(g, cur, root, uint32(o.Start), uint32(o.End), path[:0])
+		if o.Start < last || path == nil {
+			// Not in order (never from a search): from the root again.
+			cur.Reset(root)
+			path = rr.push(g, path[:0], root, "")
+		}
+		last = o.Start
+		path = rr.descend(g, cur, uint32(o.Start), uint32(o.End), path)
 		o.Role, o.Detail = rr.role(src, path, o.Start, o.End)
 		if rr.inTest != nil {
 			o.InTest = rr.inTest(src, path)
 		}
 	}
 	return nil
-}
-
-// descend records the path from root to the smallest node that contains
-// [s, e). (It steps through the children itself: the binding's
-// GoToFirstChildForByte misses children after a zero-width or extra node.)
-func descend(g *grammar, cur *sitter.TreeCursor, root *sitter.Node, s, e uint32, path []frame) []frame {
-	cur.Reset(root)
-	path = append(path, frame{n: root, typ: g.typ(root)})
-	for cur.GoToFirstChild() {
-		found := false
-		for {
-			n := cur.CurrentNode()
-			if n.StartByte() <= s && n.EndByte() >= e && n.EndByte() > n.StartByte() {
-				path = append(path, frame{n: n, typ: g.typ(n), field: cur.CurrentFieldName()})
-				found = true
-				break
-			}
-			if n.StartByte() > s || !cur.GoToNextSibling() {
-				break
-			}
-		}
-		if !found {
-			break
-		}
-	}
-	return path
 }
 
 // identLike reports whether a node type is a name token.
@@ -127,10 +101,8 @@ func (rr *roleRules) role(src []byte, path []frame, s, e int) (Role, string) {
 	for k > 0 && !path[k].n.IsNamed() {
 		k--
 	}
-	for _, f := range path[:k+1] {
-		if f.n.IsError() || f.n.IsMissing() {
-			return RoleUnclassified, "syntax error around it"
-		}
+	if path[k].bad {
+		return RoleUnclassified, "syntax error around it"
 	}
 	if rr.hook != nil {
 		if r, d, ok := rr.hook(src, path, k); ok {
@@ -143,33 +115,22 @@ func (rr *roleRules) role(src []byte, path []frame, s, e int) (Role, string) {
 		// The nearest comment wins (a comment in an import block is a
 		// comment); then an import (a path string is part of it); then
 		// the nearest string.
-		str := ""
-		for j := k; j >= 0; j-- {
-			t := path[j].typ
-			if rr.comment[t] {
-				return RoleComment, t
-			}
-			if str == "" && rr.str[t] {
-				str = t
-			}
+		if c := path[k].comment; c >= 0 {
+			return RoleComment, path[c].typ
 		}
-		for j := k; j >= 0; j-- {
-			if rr.imports[path[j].typ] {
-				return RoleImport, path[j].typ
-			}
+		if i := path[k].imp; i >= 0 {
+			return RoleImport, path[i].typ
 		}
-		if str != "" {
-			return RoleString, str
+		if c := path[k].str; c >= 0 {
+			return RoleString, path[c].typ
 		}
 		if r, ok := rr.tokens[n.typ]; ok {
 			return r, n.typ
 		}
 		return RoleUnclassified, "inside " + n.typ
 	}
-	for j := k; j >= 0; j-- {
-		if rr.imports[path[j].typ] {
-			return RoleImport, path[j].typ
-		}
+	if i := path[k].imp; i >= 0 {
+		return RoleImport, path[i].typ
 	}
 	// See the name through its wrappers.
 	j := k
@@ -195,10 +156,8 @@ func (rr *roleRules) role(src []byte, path []frame, s, e int) (Role, string) {
 	if rr.types[n.typ] {
 		return RoleTypeUse, n.typ
 	}
-	for i := j - 1; i >= 0; i-- {
-		if rr.typeCtx[path[i].typ] {
-			return RoleTypeUse, "inside " + path[i].typ
-		}
+	if i := path[j-1].typeCtx; i >= 0 {
+		return RoleTypeUse, "inside " + path[i].typ
 	}
 	return RoleReference, at
 }
@@ -378,18 +337,38 @@ var jsRoles = sync.OnceValue(func() *roleRules {
 // jsHook: a re-export (export … from "x") and require("x") are imports.
 func jsHook(src []byte, path []frame, k int) (Role, string, bool) {
 	for j := k; j >= 0; j-- {
-		f := path[j]
-		if f.typ == "export_statement" && f.n.ChildByFieldName("source") != nil {
+		f := &path[j]
+		if f.typ != "export_statement" && f.typ != "call_expression" {
+			continue
+		}
+		if f.memo&memoDone == 0 {
+			f.memo |= memoDone
+			if f.typ == "export_statement" && f.n.ChildByFieldName("source") != nil {
+				f.memo |= memoExportFrom
+			}
+			if f.typ == "call_expression" {
+				if fn := f.n.ChildByFieldName("function"); fn != nil && fn.Type() == "identifier" && nodeText(src, fn) == "require" {
+					f.memo |= memoRequire
+				}
+			}
+		}
+		if f.memo&memoExportFrom != 0 {
 			return RoleImport, "export_statement with source", true
 		}
-		if f.typ == "call_expression" {
-			if fn := f.n.ChildByFieldName("function"); fn != nil && fn.Type() == "identifier" && nodeText(src, fn) == "require" && j < k {
-				return RoleImport, "require", true
-			}
+		if f.memo&memoRequire != 0 && j < k {
+			return RoleImport, "require", true
 		}
 	}
 	return "", "", false
 }
+
+// Bits of frame.memo: the node was looked at; it is an export … from, a
+// require call (JavaScript), a Ruby require-like call (memoRequire too).
+const (
+	memoDone       = 1
+	memoExportFrom = 2
+	memoRequire    = 4
+)
 
 var javaRoles = sync.OnceValue(func() *roleRules {
 	return &roleRules{
@@ -521,15 +500,23 @@ var rubyRoles = sync.OnceValue(func() *roleRules {
 // are imports.
 func rubyHook(src []byte, path []frame, k int) (Role, string, bool) {
 	for j := k - 1; j >= 0; j-- {
-		f := path[j]
-		if f.typ != "call" || f.n.ChildByFieldName("receiver") != nil {
+		f := &path[j]
+		if f.typ != "call" {
 			continue
 		}
-		if m := f.n.ChildByFieldName("method"); m != nil {
-			switch nodeText(src, m) {
-			case "require", "require_relative", "load", "autoload":
-				return RoleImport, nodeText(src, m), true
+		if f.memo&memoDone == 0 {
+			f.memo |= memoDone
+			if f.n.ChildByFieldName("receiver") == nil {
+				if m := f.n.ChildByFieldName("method"); m != nil {
+					switch nodeText(src, m) {
+					case "require", "require_relative", "load", "autoload":
+						f.memo |= memoRequire
+					}
+				}
 			}
+		}
+		if f.memo&memoRequire != 0 {
+			return RoleImport, nodeText(src, f.n.ChildByFieldName("method")), true
 		}
 	}
 	return "", "", false

@@ -222,8 +222,11 @@ type impactFile struct {
 	rev  revisions.Revision
 	data []byte    // decoded, or nil (why says why)
 	occ  []lineOcc // the occurrences the search found, for an unparsed file
-	why  string
-	test string // the test-file naming reason, or ""
+	// dropped counts the occurrences past the first snapshot.MaxItems+1
+	// of the file, which no snapshot keeps: they are counted, not stored.
+	dropped int
+	why     string
+	test    string // the test-file naming reason, or ""
 	// parsed occurrences, when data was parsed
 	parsed []syntax.Occurrence
 	err    error
@@ -256,6 +259,7 @@ type impactSink struct {
 	path    string
 	fin     *finishTap
 	occ     []lineOcc
+	dropped int
 	matched bool
 }
 
@@ -266,7 +270,7 @@ func (s *impactSink) Begin(e walker.Entry) (bool, bool) {
 		return false, more
 	}
 	s.path = relSlash(s.root, e.Path)
-	s.fin, s.occ, s.matched = nil, nil, false
+	s.fin, s.occ, s.dropped, s.matched = nil, nil, 0, false
 	return true, true
 }
 
@@ -285,6 +289,12 @@ func (s *impactSink) Matched(_ *search.Searcher, m *search.Match) (bool, error) 
 	s.matched = true
 	line := trimTerm(m.Bytes)
 	for _, off := range syntax.FindWord(line, s.st.name) {
+		if len(s.occ) > snapshot.MaxItems {
+			// One more than a snapshot keeps is kept, so that the
+			// builder is full and refuses (counts) the rest.
+			s.dropped++
+			continue
+		}
 		s.occ = append(s.occ, lineOcc{
 			line: int(m.LineNumber), col: off + 1,
 			start: m.AbsOffset + int64(off), end: m.AbsOffset + int64(off+len(s.st.name)),
@@ -306,7 +316,7 @@ func (s *impactSink) End(e walker.Entry, err error) bool {
 	if !s.matched || len(s.occ) == 0 {
 		return true
 	}
-	f := &impactFile{path: s.path, abs: e.Path, rev: rev, occ: s.occ, test: syntax.TestFileReason(s.path)}
+	f := &impactFile{path: s.path, abs: e.Path, rev: rev, occ: s.occ, dropped: s.dropped, test: syntax.TestFileReason(s.path)}
 	s.st.mu.Lock()
 	s.st.files = append(s.st.files, f)
 	s.st.mu.Unlock()
@@ -549,5 +559,9 @@ func addImpactItems(b *snapshot.ItemsBuilder, f *impactFile) {
 			Group: group(syntax.RoleUnclassified, false), Label: string(syntax.RoleUnclassified) + ": " + why,
 			Text: strconv.Itoa(o.col) + "\t" + o.text,
 		})
+	}
+	// The builder, full after MaxItems items, counts what it refuses.
+	for i := 0; i < f.dropped && b.Full(); i++ {
+		b.Add(snapshot.Item{Path: f.path})
 	}
 }

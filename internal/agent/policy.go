@@ -75,6 +75,11 @@ const (
 	// maxPathBytes is the longest path the system opens (Linux PATH_MAX);
 	// a longer one is refused without looking at its components.
 	maxPathBytes = 4096
+	// maxOtherHomes bounds the home folders of other accounts (folders of
+	// /home, homes of /etc/passwd) a policy running as root lists;
+	// maxPasswdBytes the part of /etc/passwd it reads.
+	maxOtherHomes  = 256
+	maxPasswdBytes = 1 << 20
 )
 
 // forbiddenMsg is what the agent says of a path it does not read.
@@ -90,6 +95,13 @@ type pathPolicy struct {
 
 	mu   sync.Mutex
 	dirs map[string]bool
+
+	// The identities of the credential stores' files with several links,
+	// listed once per policy when first needed (policy_links.go);
+	// linkedUnknown when the stores held more than could be listed.
+	linkOnce      sync.Once
+	linked        map[fileID]bool
+	linkedUnknown bool
 }
 
 var policyCache struct {
@@ -129,6 +141,7 @@ func homeFolders(home string) []string {
 	if u, err := user.Current(); err == nil && u.HomeDir != "" && filepath.IsAbs(u.HomeDir) {
 		out = append(out, u.HomeDir)
 	}
+	out = append(out, otherHomes()...)
 	for _, h := range out {
 		if r := resolveExisting(h); r != h {
 			out = append(out, r)
@@ -197,7 +210,7 @@ func forbidden(path string) bool {
 // itself, which saves a stat per file.
 func forbiddenFile(path string) bool {
 	path, ok := cleanAbs(path)
-	if !ok || strings.Contains(path+"/", "/.git/") {
+	if !ok || strings.Contains(path+"/", "/.git/") || underAnyHome(path) {
 		return true
 	}
 	p := currentPolicy()
@@ -280,13 +293,35 @@ var errPathForbidden = errors.New(forbiddenMsg)
 
 // openChecked opens path for the agent through pipeline.OpenChecked: no
 // symlink followed in its last component, no blocking open, a regular
-// file only, and a real path that the policy allows. A file swapped for a
+// file only, a real path that the policy allows, and no second link to a
+// credential file (refuseLinked). A file swapped for a
 // symlink or a FIFO between the walk and the open is therefore never read.
 func openChecked(path string) (*os.File, error) {
-	return pipeline.OpenChecked(path, func(real string) error {
+	f, err := pipeline.OpenChecked(path, func(real string) error {
 		if forbiddenFile(real) {
 			return errPathForbidden
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	if err := refuseLinked(f, path); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// errWriteForbidden is the refusal of a write into a forbidden place.
+var errWriteForbidden = errors.New("a system or credential store, or git internals, is never written")
+
+// WriteRefusal is the path policy of a rewrite's apply, the agent's and
+// the CLI's (astsearch.Guard): an error when the real path real is a
+// credential store, a system place or git internals, or lies inside one.
+func WriteRefusal(real string) error {
+	if forbidden(real) {
+		return errWriteForbidden
+	}
+	return nil
 }

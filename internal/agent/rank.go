@@ -222,8 +222,11 @@ func rankPage(env Env, snap *snapshot.Snapshot, offset, limit int) (*Answer, err
 	for i, it := range items {
 		c := RankChunkJSON{Rank: offset + i + 1, Path: it.Path, StartLine: it.Line, EndLine: it.EndLine,
 			Score: float64(int64(it.Score*1000+0.5)) / 1000, Kind: it.Group, Name: it.Label}
-		head := fmt.Sprintf("\n#%d %s:%d-%d  score %.3f  %s %s\n", c.Rank, it.Path, it.Line, it.EndLine, c.Score, it.Group, it.Label)
 		src, why := rankSource(snap, it)
+		// The name comes from the index (maybe a cache): shown only when
+		// the verified source declares it.
+		c.Name = rankindex.VerifiedName(src, it.Label)
+		head := fmt.Sprintf("\n#%d %s:%d-%d  score %.3f  %s %s\n", c.Rank, it.Path, it.Line, it.EndLine, c.Score, it.Group, c.Name)
 		body := ""
 		if why == "" {
 			body = numberedSource(src, it.Line, maxRankChunkShow)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -26,6 +27,11 @@ const (
 	// maxCaptureText bounds one capture's text in a page.
 	maxCaptureText = 200
 )
+
+// optUnsearched is the snapshot option that counts the files of a
+// structural search that may match but were not searched: its pages say
+// partial.
+const optUnsearched = "unsearched"
 
 // StructuralJSON is one page of a structural search.
 type StructuralJSON struct {
@@ -124,20 +130,33 @@ type structFile struct {
 	src   []byte
 	rev   revisions.Revision
 	items []snapshot.Item
-	edits []astsearch.Edit
+	// bytes is what items count against the snapshot's bound (a lower
+	// bound); dropped counts the matches whose items were not made or
+	// were dropped, the snapshot being full before them (structKeeper).
+	bytes, dropped int
+	edits          []astsearch.Edit
+}
+
+// structProblems are the per-path errors of a structural search, and how
+// many files with matches possible were not searched (or not to their
+// end): over the parse limit, a parse that timed out, too complex.
+type structProblems struct {
+	list       []string
+	unsearched int
 }
 
 // runStructural searches root with the request and returns the files with
 // matches (sorted by path) and the builder holding every file read.
-func runStructural(r *Request, env Env, root string, m structural.Matcher, lang *structural.Lang, lits []string, keepSrc bool) ([]*structFile, *snapshot.ItemsBuilder, []string, error) {
+func runStructural(r *Request, env Env, root string, m structural.Matcher, lang *structural.Lang, lits []string, keepSrc bool) ([]*structFile, *snapshot.ItemsBuilder, structProblems, error) {
 	subs, err := subPaths(root, r.Paths)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, structProblems{}, err
 	}
 	sc := scopeOf(r, env, root, subs)
 	roots, wo := sc.Roots(), sc.Walk
 	wo.Threads = runtime.NumCPU()
 	var problems []string
+	unsearched := 0
 	wo.OnError = func(err error) {
 		if len(problems) < maxProblems {
 			problems = append(problems, err.Error())
@@ -151,6 +170,7 @@ func runStructural(r *Request, env Env, root string, m structural.Matcher, lang 
 	}
 	b := snapshot.NewItemsBuilder()
 	var files []*structFile
+	var keep structKeeper
 	cancelled := false
 	var seen atomic.Int64
 	var skips skipCount
@@ -172,22 +192,18 @@ func runStructural(r *Request, env Env, root string, m structural.Matcher, lang 
 		},
 		Read: func(p string, rev revisions.Revision) { b.AddFile(rel(p), rev) },
 	}, func(f *astsearch.File) {
-		if f.Err != nil && len(problems) < maxProblems {
-			problems = append(problems, fmt.Sprintf("%s: %v", rel(f.Path), f.Err))
+		if f.Err != nil {
+			unsearched++
+			if len(problems) < maxProblems {
+				problems = append(problems, fmt.Sprintf("%s: %v", rel(f.Path), f.Err))
+			}
 		}
 		if f.Tree == nil || len(f.Matches) == 0 {
 			return
 		}
 		sf := &structFile{rel: rel(f.Path), path: f.Path, rev: f.Rev}
-		lines := astsearch.NewLines(f.Src)
-		for i := range f.Matches {
-			mt := &f.Matches[i]
-			s, e := lines.At(mt.Start), lines.At(max(mt.Start, mt.End-1))
-			sf.items = append(sf.items, snapshot.Item{
-				Path: sf.rel, Line: s.Line, EndLine: e.Line, Start: int64(mt.Start), End: int64(mt.End),
-				Group: groupOf(mt), Label: capturesText(f, mt), Text: string(astsearch.FirstLine(f.Tree, mt)),
-			})
-		}
+		fileItems(sf, f)
+		keep.add(sf)
 		if keepSrc {
 			sf.src = f.Src
 			sf.edits = astsearch.Edits(f, r.Rewrite)
@@ -195,18 +211,14 @@ func runStructural(r *Request, env Env, root string, m structural.Matcher, lang 
 		files = append(files, sf)
 	})
 	if err != nil {
-		return nil, nil, nil, invalid("%v", err)
+		return nil, nil, structProblems{}, invalid("%v", err)
 	}
 	if cancelled {
-		return nil, nil, nil, &Error{Code: CodeCancelled, Msg: "the structural search was cancelled"}
+		return nil, nil, structProblems{}, &Error{Code: CodeCancelled, Msg: "the structural search was cancelled"}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
-	for _, f := range files {
-		for _, it := range f.items {
-			b.Add(it)
-		}
-	}
-	return files, b, withNote(problems, skips.note()), nil
+	fill(b, files)
+	return files, b, structProblems{withNote(problems, skips.note()), unsearched}, nil
 }
 
 func groupOf(m *structural.Match) string {
@@ -214,20 +226,6 @@ func groupOf(m *structural.Match) string {
 		return m.Rule
 	}
 	return "match"
-}
-
-// capturesText renders the captures as NAME=text lines, each clipped.
-func capturesText(f *astsearch.File, m *structural.Match) string {
-	var b strings.Builder
-	for _, c := range m.Vars {
-		// Named as the pattern spells them: $A, $$$A.
-		name := "$" + c.Name
-		if c.Multi {
-			name = "$$$" + c.Name
-		}
-		fmt.Fprintf(&b, "%s=%s\n", name, shorten(strings.Join(strings.Fields(c.Text(f.Tree)), " "), maxCaptureText))
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // structuralRequest answers mode structural: a new search, a page of an
@@ -261,12 +259,16 @@ func structuralRequest(r *Request, env Env, root string) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap := b.Build(snapshot.Meta{Root: root, Options: r.structuralOptions(), Created: time.Now()})
+	opts := r.structuralOptions()
+	if problems.unsearched > 0 {
+		opts[optUnsearched] = strconv.Itoa(problems.unsearched)
+	}
+	snap := b.Build(snapshot.Meta{Root: root, Options: opts, Created: time.Now()})
 	a, err := structuralPage(env, snap, 0, r.limitOr(structuralLimit), warning)
 	if err != nil {
 		return nil, err
 	}
-	a.Details.Problems = problems
+	a.Details.Problems = problems.list
 	return a, nil
 }
 
@@ -289,7 +291,7 @@ func structuralPage(env Env, snap *snapshot.Snapshot, offset, limit int, warning
 	d := &a.Details
 	d.Mode, d.Pattern, d.Root = ModeStructural, o["pattern"], snap.Meta.Root
 	status := "complete"
-	if t.Partial {
+	if t.Partial || o[optUnsearched] != "" {
 		status = "partial"
 	}
 	d.Status = status
@@ -303,6 +305,9 @@ func structuralPage(env Env, snap *snapshot.Snapshot, offset, limit int, warning
 		shorten(what, maxEchoBytes), o["lang"], t.Lines, t.Files, t.Searched, o["lang"], status)
 	if warning != "" {
 		fmt.Fprintf(&b, "warning: %s\n", warning)
+	}
+	if n := o[optUnsearched]; n != "" {
+		fmt.Fprintf(&b, "%s files that may match were not searched to their end (over the parse limit, or a parse or match bound): see problems\n", n)
 	}
 	budget := responseBudget - structuralTailReserve - b.Len()
 	size := func(it snapshot.Item) int { return 2*(len(it.Path)+len(it.Text)+len(it.Label)) + 120 }
@@ -385,7 +390,7 @@ func rewriteRequest(r *Request, env Env, root string) (*Answer, error) {
 	a := &Answer{}
 	d := &a.Details
 	d.Mode, d.Pattern, d.Root, d.Status = ModeStructural, r.Pattern, root, "complete"
-	d.Problems = problems
+	d.Problems = problems.list
 	rw := &RewriteJSON{Files: []string{}}
 	var text strings.Builder
 	if prev == nil {
@@ -433,6 +438,7 @@ func rewriteRequest(r *Request, env Env, root string) (*Answer, error) {
 		}
 	} else {
 		rw.Refused = map[string]string{}
+		guard := astsearch.NewGuard([]string{root}, WriteRefusal)
 		for _, f := range files {
 			if len(f.edits) == 0 {
 				continue
@@ -446,7 +452,7 @@ func rewriteRequest(r *Request, env Env, root string) (*Answer, error) {
 				rw.Refused[f.rel] = "changed since the preview"
 				continue
 			}
-			if err := astsearch.WriteFile(f.path, f.rev, astsearch.Apply(f.src, f.edits)); err != nil {
+			if err := astsearch.WriteFile(f.path, f.rev, astsearch.Apply(f.src, f.edits), guard); err != nil {
 				rw.Refused[f.rel] = err.Error()
 				continue
 			}
@@ -474,6 +480,10 @@ func rewriteRequest(r *Request, env Env, root string) (*Answer, error) {
 		if len(rw.Refused) > 0 {
 			d.Status = "partial"
 		}
+	}
+	if problems.unsearched > 0 {
+		d.Status = "partial"
+		fmt.Fprintf(&text, "%d files that may match were not searched to their end (over the parse limit, or a parse or match bound), so not rewritten: see problems\n", problems.unsearched)
 	}
 	d.Rewrite = rw
 	a.Text = text.String()

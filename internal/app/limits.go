@@ -18,4 +18,7 @@ const (
 	// maxAgentRequest bounds the request `--agent -` reads from stdin,
 	// as the MCP server bounds one message (4 MiB).
 	maxAgentRequest = 4 << 20
+	// maxKeptLine is the largest output line buffer a structural search
+	// reuses for the next match; a larger one is dropped after its write.
+	maxKeptLine = 64 << 10
 )

@@ -71,6 +71,9 @@ func (r *run) rank(wopts walker.Options) int {
 	}
 	for _, h := range hits {
 		src, err := rankindex.Source(cwd, h, r.cfg.Pipeline.Input)
+		// The name comes from the index (maybe its cache): shown only when
+		// the verified source declares it.
+		h.Chunk.Name = rankindex.VerifiedName(src, h.Chunk.Name)
 		if jsonOut {
 			o := map[string]any{"path": h.Path, "startLine": h.Chunk.StartLine, "endLine": h.Chunk.EndLine,
 				"score": round3(h.Score), "kind": h.Chunk.Kind}

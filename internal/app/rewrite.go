@@ -4,26 +4,31 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/evgrep/evgrep/internal/agent"
 	"github.com/evgrep/evgrep/internal/astsearch"
 )
 
 // rewrite implements --rewrite TEMPLATE: a unified diff of every file the
-// structural matches change; with --apply each file is written (atomically,
-// its mode kept) only if it is still the revision that was read, else it
-// is refused with a message. Exit 0 when something changed (or would), 1
+// structural matches change; with --apply each file is written under the
+// agent's apply rules (astsearch.WriteFile: inside the roots, not into
+// credential stores or Git internals, owner, group and mode kept, not a
+// file with several links) and only if it is still the revision that was
+// read, else it is refused with a message. Exit 0 when something changed (or would), 1
 // when nothing matched, 2 when a file was refused or failed.
-func (r *run) rewrite(files []*astsearch.File) int {
+func (r *run) rewrite(files []*keptFile) int {
 	cfg := r.cfg
-	tmpl, _ := cfg.Args.Value("rewrite")
 	apply := cfg.Args.Has("apply")
 	changed := false
+	// The agent's rules for an apply: inside the roots, never into a
+	// credential store or Git internals, owner and mode kept.
+	guard := astsearch.NewGuard(cfg.Paths, agent.WriteRefusal)
 	for _, f := range files {
-		edits := astsearch.Edits(f, tmpl)
-		p := f.Path
+		edits := f.edits
+		p := f.path
 		if cfg.UsingDefaultPath {
 			p = strings.TrimPrefix(p, "./")
 		}
-		diff := astsearch.UnifiedDiff(strings.TrimPrefix(p, "./"), f.Src, edits)
+		diff := astsearch.UnifiedDiff(strings.TrimPrefix(p, "./"), f.src, edits)
 		if diff == "" {
 			continue
 		}
@@ -32,7 +37,7 @@ func (r *run) rewrite(files []*astsearch.File) int {
 			r.out.WriteString(diff)
 			continue
 		}
-		if err := astsearch.WriteFile(f.Path, f.Rev, astsearch.Apply(f.Src, edits)); err != nil {
+		if err := astsearch.WriteFile(f.path, f.rev, astsearch.Apply(f.src, edits), guard); err != nil {
 			errorLine(r.stderr, fmt.Sprintf("%s: %v", p, err))
 			r.errored.Store(true)
 			continue

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/evgrep/evgrep/internal/astsearch"
+	"github.com/evgrep/evgrep/revisions"
 	"github.com/evgrep/evgrep/structural"
 	"github.com/evgrep/evgrep/walker"
 )
@@ -107,16 +108,12 @@ func (r *run) structuralSearch(wopts walker.Options) int {
 		}
 		queries = append(queries, query{lang: lang, m: m, lits: lits})
 	}
-	_, rewriting := cfg.Args.Value("rewrite")
-	asJSON := cfg.Args.Has("json")
-	// Each file is rendered as it comes (its tree is not kept), then the
-	// files are printed in path order.
-	type rendered struct {
-		path string
-		out  []byte
-		file *astsearch.File // kept only for --rewrite
-	}
-	var done []rendered
+	tmpl, rewriting := cfg.Args.Value("rewrite")
+	// Each file keeps its bytes and its matches (or, for --rewrite, its
+	// edits), not its tree nor any rendered text; after the walk the files
+	// are printed in path order, match by match, straight to the output,
+	// so memory is what the matches need and never what they print.
+	var done []*keptFile
 	each := func(f *astsearch.File) {
 		if f.Err != nil {
 			errorLine(r.stderr, fmt.Sprintf("%s: %v", f.Path, f.Err))
@@ -125,31 +122,18 @@ func (r *run) structuralSearch(wopts walker.Options) int {
 		if f.Tree == nil || len(f.Matches) == 0 {
 			return
 		}
+		k := &keptFile{path: f.Path, src: f.Src, rev: f.Rev}
 		if rewriting {
-			done = append(done, rendered{path: f.Path, file: f})
-			return
-		}
-		p := f.Path
-		if cfg.UsingDefaultPath {
-			p = strings.TrimPrefix(p, "./")
-		}
-		var b []byte
-		lines := astsearch.NewLines(f.Src)
-		for i := range f.Matches {
-			mt := &f.Matches[i]
-			if asJSON {
-				j, _ := json.Marshal(astsearch.JSONMatch(p, f, lines, mt))
-				b = append(append(b, j...), '\n')
-				continue
+			k.edits = astsearch.Edits(f, tmpl)
+		} else {
+			k.matches = f.Matches
+			for i := range k.matches {
+				for j := range k.matches[i].Vars {
+					k.matches[i].Vars[j].Nodes = nil // indices into the tree, which is not kept
+				}
 			}
-			pos := lines.At(mt.Start)
-			if mt.Rule != "" {
-				b = fmt.Appendf(b, "%s:%d:%d:[%s] %s\n", p, pos.Line, pos.Column, mt.Rule, astsearch.FirstLine(f.Tree, mt))
-				continue
-			}
-			b = fmt.Appendf(b, "%s:%d:%d:%s\n", p, pos.Line, pos.Column, astsearch.FirstLine(f.Tree, mt))
 		}
-		done = append(done, rendered{path: f.Path, out: b})
+		done = append(done, k)
 	}
 	for _, q := range queries {
 		_, err := astsearch.Run(&astsearch.Options{
@@ -162,16 +146,10 @@ func (r *run) structuralSearch(wopts walker.Options) int {
 	}
 	sort.SliceStable(done, func(i, j int) bool { return done[i].path < done[j].path })
 	if rewriting {
-		files := make([]*astsearch.File, len(done))
-		for i := range done {
-			files[i] = done[i].file
-		}
-		return r.rewrite(files)
+		return r.rewrite(done)
 	}
 	matched := len(done) > 0
-	for _, d := range done {
-		r.out.Write(d.out)
-	}
+	r.printStructural(done, cfg.Args.Has("json"))
 	switch {
 	case r.errored.Load() && !matched:
 		return exitError
@@ -179,6 +157,51 @@ func (r *run) structuralSearch(wopts walker.Options) int {
 		return exitMatch
 	}
 	return exitNoMatch
+}
+
+// keptFile is what a structural search keeps of a file with matches until
+// it is printed.
+type keptFile struct {
+	path    string
+	src     []byte
+	rev     revisions.Revision
+	matches []structural.Match
+	edits   []astsearch.Edit
+}
+
+// printStructural writes the matches of files, in their order, one match
+// at a time; it stops at the first failed write (a closed pipe).
+func (r *run) printStructural(files []*keptFile, asJSON bool) {
+	var line []byte
+	for _, f := range files {
+		p := f.path
+		if r.cfg.UsingDefaultPath {
+			p = strings.TrimPrefix(p, "./")
+		}
+		lines := astsearch.NewLines(f.src)
+		for i := range f.matches {
+			mt := &f.matches[i]
+			line = line[:0]
+			if asJSON {
+				j, _ := json.Marshal(astsearch.JSONMatch(p, f.src, lines, mt))
+				line = append(j, '\n')
+			} else {
+				pos := lines.At(mt.Start)
+				line = fmt.Appendf(line, "%s:%d:%d:", p, pos.Line, pos.Column)
+				if mt.Rule != "" {
+					line = fmt.Appendf(line, "[%s] ", mt.Rule)
+				}
+				line = append(append(line, astsearch.FirstLine(f.src, mt)...), '\n')
+			}
+			if _, err := r.out.Write(line); err != nil {
+				return
+			}
+			if cap(line) > maxKeptLine {
+				line = nil // one huge line's buffer is not kept for the rest
+			}
+		}
+		f.src, f.matches = nil, nil
+	}
 }
 
 // readRuleFile reads a --rule file, bounded.

@@ -102,7 +102,7 @@ func applyChild() {
 		os.Stdout.Sync()
 		time.Sleep(time.Hour)
 	}
-	WriteFile(path, rev, bytes.ReplaceAll(src, []byte("old"), []byte("new")))
+	WriteFile(path, rev, bytes.ReplaceAll(src, []byte("old"), []byte("new")), NewGuard([]string{filepath.Dir(path)}, nil))
 	os.Exit(0)
 }
 
@@ -119,7 +119,7 @@ func TestWriteFileRefusesChanged(t *testing.T) {
 	f.Close()
 	time.Sleep(10 * time.Millisecond)
 	os.WriteFile(path, []byte("package b\n"), 0o600) // the edit
-	if err := WriteFile(path, rev, []byte("package c\n")); err != ErrChanged {
+	if err := WriteFile(path, rev, []byte("package c\n"), NewGuard([]string{dir}, nil)); err != ErrChanged {
 		t.Fatalf("got %v, want ErrChanged", err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "package b\n" {
@@ -131,7 +131,7 @@ func TestWriteFileRefusesChanged(t *testing.T) {
 	tr.Write([]byte("package b\n"))
 	rev = tr.Finish()
 	f.Close()
-	if err := WriteFile(path, rev, []byte("package c\n")); err != nil {
+	if err := WriteFile(path, rev, []byte("package c\n"), NewGuard([]string{dir}, nil)); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "package c\n" {

@@ -10,6 +10,8 @@ package astsearch
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -68,9 +70,13 @@ type File struct {
 	// Matches are the structural matches, in source order.
 	Matches []structural.Match
 	// Err is a parse or matching error of this file (matches found
-	// before it are kept).
+	// before it are kept), or ErrTooLarge (Src and Tree nil).
 	Err error
 }
+
+// ErrTooLarge is the error of a file that may match but is larger than
+// package syntax parses (syntax.MaxSource): it is reported, not searched.
+var ErrTooLarge = errors.New("file too large for a structural search")
 
 // Stats count the work of one search.
 type Stats struct {
@@ -171,12 +177,21 @@ func (s *sink) End(e walker.Entry, err error) bool {
 		return !s.r.stopped.Load()
 	}
 	rev := c.finish()
+	o := s.r.o
+	if c.size > syntax.MaxSource && c.tr.BytesRead() == c.size && (len(o.Literals) == 0 || s.hit) {
+		// Read whole (text), and it may match: too large to parse,
+		// which is said, never passed over in silence.
+		s.r.mu.Lock()
+		s.r.each(&File{Path: e.Path, Rev: rev, Err: fmt.Errorf("%w (%d bytes, over the %d MiB parse limit); not searched", ErrTooLarge, c.size, syntax.MaxSource>>20)})
+		s.r.mu.Unlock()
+		return true
+	}
 	if int64(len(c.buf)) != c.size || c.size > syntax.MaxSource {
-		// Stopped early (a NUL byte: binary), or too large to parse.
+		// Stopped early (a NUL byte: binary), or too large and holding
+		// no literal of the pattern.
 		return true
 	}
 	s.r.read.Add(1)
-	o := s.r.o
 	if o.Read != nil {
 		s.r.mu.Lock()
 		o.Read(e.Path, rev)

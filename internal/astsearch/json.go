@@ -27,36 +27,33 @@ type JSONCapture struct {
 	Column int    `json:"column"`
 }
 
-// JSONMatch builds the --json object of match m of file f.
-func JSONMatch(path string, f *File, lines *Lines, m *structural.Match) *JSONMatchObj {
+// JSONMatch builds the --json object of match m of the source src (whose
+// lines are indexed by lines); it needs no tree.
+func JSONMatch(path string, src []byte, lines *Lines, m *structural.Match) *JSONMatchObj {
 	s, e := lines.At(m.Start), lines.At(m.End)
 	o := &JSONMatchObj{
 		Path: path, Rule: m.Rule, Start: m.Start, End: m.End,
 		Line: s.Line, Column: s.Column16, EndLine: e.Line, EndColumn: e.Column16,
-		Text: string(f.Src[m.Start:m.End]),
+		Text: string(src[m.Start:m.End]),
 	}
 	for _, c := range m.Vars {
 		if o.Vars == nil {
 			o.Vars = map[string]any{}
 		}
 		if !c.Multi {
-			o.Vars["$"+c.Name] = capture(f, lines, int(f.Tree.Nodes[c.Nodes[0]].Start), int(f.Tree.Nodes[c.Nodes[0]].End))
+			o.Vars["$"+c.Name] = capture(src, lines, c.Start, c.End)
 			continue
 		}
 		list := []JSONCapture{}
-		for _, n := range c.Nodes {
-			nd := &f.Tree.Nodes[n]
-			if !nd.Named() {
-				continue
-			}
-			list = append(list, capture(f, lines, int(nd.Start), int(nd.End)))
+		for _, sp := range c.List {
+			list = append(list, capture(src, lines, sp.Start, sp.End))
 		}
 		o.Vars["$$$"+c.Name] = list
 	}
 	return o
 }
 
-func capture(f *File, lines *Lines, s, e int) JSONCapture {
+func capture(src []byte, lines *Lines, s, e int) JSONCapture {
 	p := lines.At(s)
-	return JSONCapture{Text: string(f.Src[s:e]), Start: s, End: e, Line: p.Line, Column: p.Column16}
+	return JSONCapture{Text: string(src[s:e]), Start: s, End: e, Line: p.Line, Column: p.Column16}
 }

@@ -2,13 +2,9 @@ package astsearch
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/evgrep/evgrep/revisions"
 	"github.com/evgrep/evgrep/structural"
 )
 
@@ -29,7 +25,7 @@ func Edits(f *File, template string) []Edit {
 		if m.Start < end {
 			continue
 		}
-		out = append(out, Edit{Start: m.Start, End: m.End, Text: structural.Expand(f.Tree, m, template)})
+		out = append(out, Edit{Start: m.Start, End: m.End, Text: structural.Expand(f.Src, m, template)})
 		end = m.End
 	}
 	return out
@@ -145,76 +141,4 @@ func writeLine(w *strings.Builder, sign byte, l []byte) {
 	if !bytes.HasSuffix(l, []byte("\n")) {
 		w.WriteString("\n\\ No newline at end of file\n")
 	}
-}
-
-// midWrite, when set (by a test), runs when half of the temporary file
-// is written.
-var midWrite func()
-
-// ErrChanged: the file is no longer the revision that was previewed.
-var ErrChanged = errors.New("changed since it was read; not rewritten")
-
-// WriteFile replaces the file at path with content atomically (a
-// temporary file in the same folder, synced, then renamed over it, the
-// mode kept), only if the file is still revision rev; else ErrChanged and
-// nothing is written. A process killed at any point leaves either the old
-// file or the new one (and maybe a stray temporary file), never a mix.
-func WriteFile(path string, rev revisions.Revision, content []byte) error {
-	st, err := revisions.Check(path, rev)
-	if err != nil {
-		return err
-	}
-	if st != revisions.Same {
-		return ErrChanged
-	}
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("not a regular file")
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".evgrep-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(name)
-		}
-	}()
-	half := len(content) / 2
-	if _, err := tmp.Write(content[:half]); err != nil {
-		return err
-	}
-	if midWrite != nil {
-		midWrite()
-	}
-	if _, err := tmp.Write(content[half:]); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	// The last check before the rename: an edit made meanwhile wins.
-	if st, err := revisions.Check(path, rev); err != nil || st != revisions.Same {
-		if err == nil {
-			err = ErrChanged
-		}
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		return err
-	}
-	ok = true
-	return nil
 }
