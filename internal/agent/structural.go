@@ -97,30 +97,14 @@ func (r *Request) structuralOptions() map[string]string {
 	return o
 }
 
-// structuralQuery compiles the request's pattern and kind.
+// structuralQuery compiles the request's pattern and kind (one compiler
+// with the command line's: astsearch.Query).
 func structuralQuery(r *Request) (*structural.Lang, structural.Matcher, []string, string, error) {
-	lang, err := structural.LookupLang(r.Lang)
+	lang, m, lits, warning, err := astsearch.Query{Lang: r.Lang, Pattern: r.Pattern, Kind: r.Kind}.Compile()
 	if err != nil {
 		return nil, nil, nil, "", &Error{Code: CodePattern, Msg: err.Error()}
 	}
-	var ms []structural.Matcher
-	var lits []string
-	warning := ""
-	if r.Pattern != "" {
-		p, err := structural.CompilePattern(lang, r.Pattern)
-		if err != nil {
-			return nil, nil, nil, "", &Error{Code: CodePattern, Msg: err.Error()}
-		}
-		ms, lits, warning = append(ms, p), p.Literals(), p.Warning
-	}
-	if r.Kind != "" {
-		k, err := structural.NewKindMatcher(lang, r.Kind)
-		if err != nil {
-			return nil, nil, nil, "", &Error{Code: CodePattern, Msg: err.Error()}
-		}
-		ms = append(ms, k)
-	}
-	return lang, structural.All(ms...), lits, warning, nil
+	return lang, m, lits, warning, nil
 }
 
 // structFile is one file's outcome kept for the answer.

@@ -17,7 +17,7 @@ import (
 // when nothing matched, 2 when a file was refused or failed.
 func (r *run) rewrite(files []*keptFile) int {
 	cfg := r.cfg
-	apply := cfg.Args.Has("apply")
+	apply := cfg.Structural.Apply
 	changed := false
 	// The agent's rules for an apply: inside the roots, never into a
 	// credential store or Git internals, owner and mode kept.

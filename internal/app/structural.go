@@ -10,47 +10,23 @@ import (
 	"strings"
 
 	"github.com/evgrep/evgrep/internal/astsearch"
+	"github.com/evgrep/evgrep/internal/cli"
 	"github.com/evgrep/evgrep/revisions"
 	"github.com/evgrep/evgrep/structural"
 	"github.com/evgrep/evgrep/walker"
 )
 
-// structuralQuery compiles --ast, --kind and --rule with --lang into one
-// matcher and the literals that prefilter files.
-func structuralQuery(a interface {
-	Value(string) (string, bool)
-	Values(string) []string
-	Has(string) bool
-}) (*structural.Lang, structural.Matcher, []string, error) {
-	name, ok := a.Value("lang")
-	if !ok {
+// structuralQuery compiles --ast and --kind with --lang (one compiler with
+// the agent's: astsearch.Query).
+func structuralQuery(f cli.StructuralFlags) (*structural.Lang, structural.Matcher, []string, error) {
+	lang, m, lits, _, err := astsearch.Query{Lang: f.Lang, Pattern: f.Pattern, Kind: f.Kind}.Compile()
+	switch {
+	case errors.Is(err, astsearch.ErrNoLang):
 		return nil, nil, nil, errors.New("--ast and --kind need --lang (one of " + strings.Join(structural.LangNames(), ", ") + ")")
-	}
-	lang, err := structural.LookupLang(name)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	var ms []structural.Matcher
-	var lits []string
-	if p, ok := a.Value("ast"); ok {
-		pat, err := structural.CompilePattern(lang, p)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		ms = append(ms, pat)
-		lits = pat.Literals()
-	}
-	if k, ok := a.Value("kind"); ok {
-		km, err := structural.NewKindMatcher(lang, k)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		ms = append(ms, km)
-	}
-	if len(ms) == 0 {
+	case errors.Is(err, astsearch.ErrNothing):
 		return nil, nil, nil, errors.New("--lang needs --ast PATTERN or --kind KIND")
 	}
-	return lang, structural.All(ms...), lits, nil
+	return lang, m, lits, err
 }
 
 // structuralSearch implements --ast/--kind: rg-style lines
@@ -65,8 +41,8 @@ func (r *run) structuralSearch(wopts walker.Options) int {
 		lits  []string
 	}
 	var queries []query
-	if files := cfg.Args.Values("rule"); len(files) > 0 {
-		if cfg.Args.Has("ast") || cfg.Args.Has("kind") {
+	if files := cfg.Structural.Rules; len(files) > 0 {
+		if cfg.Structural.Pattern != "" || cfg.Structural.Kind != "" {
 			errorLine(r.stderr, "--rule cannot be combined with --ast or --kind")
 			return exitError
 		}
@@ -101,14 +77,14 @@ func (r *run) structuralSearch(wopts walker.Options) int {
 			queries = append(queries, q)
 		}
 	} else {
-		lang, m, lits, err := structuralQuery(cfg.Args)
+		lang, m, lits, err := structuralQuery(cfg.Structural)
 		if err != nil {
 			errorLine(r.stderr, err)
 			return exitError
 		}
 		queries = append(queries, query{lang: lang, m: m, lits: lits})
 	}
-	tmpl, rewriting := cfg.Args.Value("rewrite")
+	tmpl, rewriting := cfg.Structural.Rewrite, cfg.Structural.Rewriting
 	// Each file keeps its bytes and its matches (or, for --rewrite, its
 	// edits), not its tree nor any rendered text; after the walk the files
 	// are printed in path order, match by match, straight to the output,
@@ -149,7 +125,7 @@ func (r *run) structuralSearch(wopts walker.Options) int {
 		return r.rewrite(done)
 	}
 	matched := len(done) > 0
-	r.printStructural(done, cfg.Args.Has("json"))
+	r.printStructural(done, cfg.JSON)
 	switch {
 	case r.errored.Load() && !matched:
 		return exitError

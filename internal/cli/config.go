@@ -67,7 +67,6 @@ type Env struct {
 // structs of the engine packages, filled by one small function per setting
 // (as ripgrep's args code), plus what the process itself needs.
 type Config struct {
-	Args *Args
 	// Warnings are messages to print before running (an unreadable
 	// RIPGREP_CONFIG_PATH file).
 	Warnings []string
@@ -194,7 +193,7 @@ func Load(argv []string, env Env) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Config{Args: a, Warnings: warnings}
+	c := &Config{Warnings: warnings}
 	switch {
 	case a.Has("help"):
 		c.Command = CmdHelp
