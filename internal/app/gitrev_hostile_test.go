@@ -104,7 +104,7 @@ func runGitChild(t *testing.T, dir string, args []string) (run gitRun, ok bool) 
 			t.Errorf("evgrep %q: the child died (%v, peak RSS %d MiB):\n%.1500s", args, err, rss>>20, b.String())
 			return run, false
 		}
-		if rss > gitChildPeakRSS*rssScale {
+		if rss > gittest.ChildPeakBound(gitChildPeakRSS*rssScale) {
 			t.Errorf("evgrep %q: peak RSS %d MiB, want at most %d", args, rss>>20, gitChildPeakRSS>>20)
 			return run, false
 		}
