@@ -1,15 +1,12 @@
 package gitrev_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -54,12 +51,7 @@ func TestHostileHelper(t *testing.T) {
 	if err := json.Unmarshal([]byte(raw), &spec); err != nil {
 		t.Fatal(err)
 	}
-	var st syscall.Rlimit
-	syscall.Getrlimit(syscall.RLIMIT_AS, &st)
-	lim := vmSize(t) + childHeadroom
-	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: st.Max}); err != nil {
-		t.Fatal(err)
-	}
+	gittest.LimitAddressSpace(t, childHeadroom)
 	l := gitrev.DefaultLimits()
 	if spec.MaxFiles > 0 {
 		l.MaxFiles = spec.MaxFiles
@@ -102,52 +94,22 @@ func TestHostileHelper(t *testing.T) {
 	})
 }
 
-// vmSize is the process's address space, in bytes.
-func vmSize(t *testing.T) uint64 {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmSize:"); ok {
-			var kb uint64
-			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), &kb)
-			return kb << 10
-		}
-	}
-	t.Fatal("no VmSize")
-	return 0
-}
-
 // runChild runs TestHostileHelper with spec under childTimeout and
 // returns its output and peak RSS; ok is false (and the test failed)
 // when the child died or hung.
 func runChild(t *testing.T, spec hostileSpec) (out string, rss int64, ok bool) {
 	t.Helper()
 	raw, _ := json.Marshal(spec)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHostileHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), hostileEnv+"="+string(raw))
-	var b bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &b, &b
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	c := gittest.RunChild(t, "TestHostileHelper", childTimeout, hostileEnv+"="+string(raw))
+	switch {
+	case c.TimedOut:
+		t.Errorf("child still running after %v:\n%.1500s", childTimeout, c.Output)
+		return c.Output, 0, false
+	case c.Err != nil:
+		t.Errorf("child failed (%v, peak RSS %d MiB):\n%.1500s", c.Err, c.PeakRSS>>20, c.Output)
+		return c.Output, c.PeakRSS, false
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		rss = cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
-		if err != nil {
-			t.Errorf("child failed (%v, peak RSS %d MiB):\n%.1500s", err, rss>>20, b.String())
-			return b.String(), rss, false
-		}
-		return b.String(), rss, true
-	case <-time.After(childTimeout):
-		cmd.Process.Kill()
-		<-done
-		t.Errorf("child still running after %v:\n%.1500s", childTimeout, b.String())
-		return b.String(), 0, false
-	}
+	return c.Output, c.PeakRSS, true
 }
 
 // TestHostileRepos: each hostile repository is an error for its hostile

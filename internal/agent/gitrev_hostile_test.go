@@ -1,13 +1,10 @@
 package agent
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -46,22 +43,7 @@ func TestAgentGitHostileHelper(t *testing.T) {
 	if dir == "" {
 		t.Skip("the child of TestAgentGitHostile")
 	}
-	var st syscall.Rlimit
-	syscall.Getrlimit(syscall.RLIMIT_AS, &st)
-	data, _ := os.ReadFile("/proc/self/status")
-	var vm uint64
-	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmSize:"); ok {
-			fmt.Sscan(strings.TrimSpace(v), &vm)
-		}
-	}
-	if vm == 0 {
-		t.Fatal("no VmSize")
-	}
-	lim := vm<<10 + agentChildHeadroom
-	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: st.Max}); err != nil {
-		t.Fatal(err)
-	}
+	gittest.LimitAddressSpace(t, agentChildHeadroom)
 	env := Env{Store: snapshot.NewMemoryStore(), Cwd: dir}
 	for _, req := range []string{
 		`{"pattern":"needle","rev":"HEAD","mode":"matches"}`,
@@ -86,27 +68,14 @@ func TestAgentGitHostile(t *testing.T) {
 	}
 	for _, c := range gittest.Hostile() {
 		r := gittest.BuildHostile(t, c)
-		cmd := exec.Command(os.Args[0], "-test.run=^TestAgentGitHostileHelper$", "-test.count=1")
-		cmd.Env = append(os.Environ(), agentGitEnv+"="+r.Dir)
-		var b bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &b, &b
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		var err error
-		select {
-		case err = <-done:
-		case <-time.After(agentChildTimeout):
-			cmd.Process.Kill()
-			<-done
+		c2 := gittest.RunChild(t, "TestAgentGitHostileHelper", agentChildTimeout, agentGitEnv+"="+r.Dir)
+		if c2.TimedOut {
 			t.Errorf("%s: still running after %v", c.Name, agentChildTimeout)
 			continue
 		}
-		rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+		err, rss, out := c2.Err, c2.PeakRSS, c2.Output
 		var res []agentGitResult
-		for _, line := range strings.Split(b.String(), "\n") {
+		for _, line := range strings.Split(out, "\n") {
 			if js, ok := strings.CutPrefix(line, "RESULT "); ok {
 				var one agentGitResult
 				json.Unmarshal([]byte(js), &one)
@@ -114,7 +83,7 @@ func TestAgentGitHostile(t *testing.T) {
 			}
 		}
 		if err != nil || len(res) != 3 {
-			t.Errorf("%s: the child died after %d answers (%v, peak RSS %d MiB):\n%.1500s", c.Name, len(res), err, rss>>20, b.String())
+			t.Errorf("%s: the child died after %d answers (%v, peak RSS %d MiB):\n%.1500s", c.Name, len(res), err, rss>>20, out)
 			continue
 		}
 		if rss > gittest.ChildPeakBound(agentChildPeakRSS*rssScale) {

@@ -1,13 +1,10 @@
 package app
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -47,38 +44,11 @@ func TestGitHostileHelper(t *testing.T) {
 	if err := json.Unmarshal([]byte(raw), &run); err != nil {
 		t.Fatal(err)
 	}
-	var st syscall.Rlimit
-	syscall.Getrlimit(syscall.RLIMIT_AS, &st)
-	lim := childVmSize(t) + gitChildHeadroom
-	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: st.Max}); err != nil {
-		t.Fatal(err)
-	}
+	gittest.LimitAddressSpace(t, gitChildHeadroom)
 	got := runEvgrepFull(t, run.Dir, run.Args)
 	run.Code, run.Stdout, run.Stderr = got.code, got.stdout, got.stderrText
 	out, _ := json.Marshal(run)
 	os.Stdout.Write(append(append([]byte("RESULT "), out...), '\n'))
-}
-
-// childVmSize is the process's address space, in bytes.
-func childVmSize(t *testing.T) uint64 {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmSize:"); ok {
-			var kb uint64
-			for _, c := range strings.TrimSpace(v) {
-				if c < '0' || c > '9' {
-					break
-				}
-				kb = kb*10 + uint64(c-'0')
-			}
-			return kb << 10
-		}
-	}
-	t.Fatal("no VmSize")
-	return 0
 }
 
 // runGitChild runs evgrep with args in dir in a child process; ok is
@@ -86,35 +56,22 @@ func childVmSize(t *testing.T) uint64 {
 func runGitChild(t *testing.T, dir string, args []string) (run gitRun, ok bool) {
 	t.Helper()
 	raw, _ := json.Marshal(gitRun{Dir: dir, Args: args})
-	cmd := exec.Command(os.Args[0], "-test.run=^TestGitHostileHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), gitHostileEnv+"="+string(raw))
-	var b bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &b, &b
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
-		_, res, found := strings.Cut(b.String(), "RESULT ")
-		res, _, _ = strings.Cut(res, "\n")
-		if err != nil || !found || json.Unmarshal([]byte(res), &run) != nil {
-			t.Errorf("evgrep %q: the child died (%v, peak RSS %d MiB):\n%.1500s", args, err, rss>>20, b.String())
-			return run, false
-		}
-		if rss > gittest.ChildPeakBound(gitChildPeakRSS*rssScale) {
-			t.Errorf("evgrep %q: peak RSS %d MiB, want at most %d", args, rss>>20, gitChildPeakRSS>>20)
-			return run, false
-		}
-		return run, true
-	case <-time.After(gitChildTimeout):
-		cmd.Process.Kill()
-		<-done
+	c := gittest.RunChild(t, "TestGitHostileHelper", gitChildTimeout, gitHostileEnv+"="+string(raw))
+	if c.TimedOut {
 		t.Errorf("evgrep %q: still running after %v", args, gitChildTimeout)
 		return run, false
 	}
+	_, res, found := strings.Cut(c.Output, "RESULT ")
+	res, _, _ = strings.Cut(res, "\n")
+	if c.Err != nil || !found || json.Unmarshal([]byte(res), &run) != nil {
+		t.Errorf("evgrep %q: the child died (%v, peak RSS %d MiB):\n%.1500s", args, c.Err, c.PeakRSS>>20, c.Output)
+		return run, false
+	}
+	if c.PeakRSS > gittest.ChildPeakBound(gitChildPeakRSS*rssScale) {
+		t.Errorf("evgrep %q: peak RSS %d MiB, want at most %d", args, c.PeakRSS>>20, gitChildPeakRSS>>20)
+		return run, false
+	}
+	return run, true
 }
 
 // TestGitHostile: over each hostile repository (gittest.Hostile), --rev

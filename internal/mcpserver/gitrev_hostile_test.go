@@ -1,19 +1,17 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/evgrep/evgrep/internal/gittest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/evgrep/evgrep/internal/gittest"
 )
 
 // mcpGitEnv carries the root of the child's server.
@@ -82,26 +80,12 @@ func TestMCPGitHostile(t *testing.T) {
 	}
 	for _, c := range gittest.Hostile() {
 		r := gittest.BuildHostile(t, c)
-		cmd := exec.Command(os.Args[0], "-test.run=^TestMCPGitHostileHelper$", "-test.count=1")
-		cmd.Env = append(os.Environ(), mcpGitEnv+"="+r.Dir)
-		var b bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &b, &b
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		var err error
-		select {
-		case err = <-done:
-		case <-time.After(mcpChildTimeout):
-			cmd.Process.Kill()
-			<-done
+		ch := gittest.RunChild(t, "TestMCPGitHostileHelper", mcpChildTimeout, mcpGitEnv+"="+r.Dir)
+		if ch.TimedOut {
 			t.Errorf("%s: the server still runs after %v", c.Name, mcpChildTimeout)
 			continue
 		}
-		rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
-		out := b.String()
+		err, rss, out := ch.Err, ch.PeakRSS, ch.Output
 		answers := strings.Count(out, "ANSWER error=false evgrep:")
 		if err != nil || answers != 3 || !strings.Contains(out, "SERVER <nil>") {
 			t.Errorf("%s: %d of 3 answers, then %v (peak RSS %d MiB):\n%.1500s", c.Name, answers, err, rss>>20, out)
