@@ -8,32 +8,6 @@ import (
 	"github.com/evgrep/evgrep/snapshot"
 )
 
-// contractRequests are requests of every mode and form.
-var contractRequests = []string{
-	`{"pattern":"Target"}`,
-	`{"pattern":"Target","mode":"summary"}`,
-	`{"pattern":"Target","mode":"matches","limit":5}`,
-	`{"pattern":"Target","mode":"matches","context":2,"limit":3}`,
-	`{"pattern":"Target","budget":"critical"}`,
-	`{"pattern":"Target","paths":["lib"]}`,
-	`{"pattern":"nowhere-to-be-found","paths":["app"]}`,
-	`{"pattern":"Target","rev":"HEAD","mode":"matches","limit":5}`,
-	`{"pattern":"Target","rev":"HEAD"}`,
-	`{"terms":["Target","helper1","main"]}`,
-	`{"terms":["Target","zzz"],"match":"none"}`,
-	`{"mode":"impact","symbol":"Target"}`,
-	`{"mode":"impact","path":"lib/lib.go","line":4}`,
-	`{"mode":"imports","path":"app/main.go"}`,
-	`{"mode":"tests","path":"lib/lib.go"}`,
-	`{"mode":"rank","query":"target function"}`,
-	`{"mode":"outline"}`,
-	`{"mode":"outline","path":"lib/lib.go"}`,
-	`{"mode":"inspect","path":"lib/many.go","line":40}`,
-	`{"mode":"inspect","targets":[{"path":"lib/lib.go","line":4},{"path":"py/tool.py","line":2}]}`,
-	`{"mode":"structural","pattern":"Target($A)","lang":"go"}`,
-	`{"mode":"structural","pattern":"Target($A)","lang":"go","limit":2}`,
-}
-
 // TestContractTable: every answer of every mode, and every answer one of
 // its suggested next calls leads to, keeps the contract: text and details
 // each within 16 KiB, a status, a cursor in the details only when a next
@@ -41,7 +15,7 @@ var contractRequests = []string{
 func TestContractTable(t *testing.T) {
 	root := gittest.Contract(t).Dir
 	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
-	for _, req := range contractRequests {
+	for _, req := range gittest.ContractRequests {
 		t.Run(req, func(t *testing.T) {
 			a := HandleJSON([]byte(req), env)
 			if a.Failed {

@@ -63,28 +63,6 @@ func agentFrontEnds(t *testing.T, root string) []frontEnd {
 	return []frontEnd{cli, mcpDoor}
 }
 
-// contractRequests are requests of every mode and form.
-var contractRequests = []string{
-	`{"pattern":"Target"}`,
-	`{"pattern":"Target","mode":"summary"}`,
-	`{"pattern":"Target","mode":"matches","limit":5}`,
-	`{"pattern":"Target","mode":"matches","context":2,"limit":3}`,
-	`{"pattern":"Target","budget":"critical"}`,
-	`{"pattern":"Target","paths":["lib","lib"]}`,
-	`{"pattern":"nowhere-to-be-found","paths":["app"]}`,
-	`{"pattern":"Target","rev":"HEAD","mode":"matches","limit":5}`,
-	`{"terms":["Target","helper1","main"]}`,
-	`{"mode":"impact","symbol":"Target"}`,
-	`{"mode":"impact","path":"lib/lib.go","line":4}`,
-	`{"mode":"imports","path":"app/main.go"}`,
-	`{"mode":"tests","path":"lib/lib.go"}`,
-	`{"mode":"rank","query":"target function"}`,
-	`{"mode":"outline"}`,
-	`{"mode":"outline","path":"lib/lib.go"}`,
-	`{"mode":"inspect","path":"lib/many.go","line":40}`,
-	`{"mode":"structural","pattern":"Target($A)","lang":"go","limit":2}`,
-}
-
 // contractDetails is what the table reads of an answer's details.
 type contractDetails struct {
 	Status string `json:"status"`
@@ -124,7 +102,7 @@ func TestAgentContractAcrossFrontEnds(t *testing.T) {
 	doors := agentFrontEnds(t, root)
 	first := map[string]contractDetails{}
 	for _, door := range doors {
-		for _, req := range contractRequests {
+		for _, req := range gittest.ContractRequests {
 			t.Run(door.name+" "+req, func(t *testing.T) {
 				d := checkAnswer(t, door, []byte(req), 2)
 				if prev, ok := first[req]; ok {

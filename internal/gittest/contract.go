@@ -27,3 +27,33 @@ func Contract(t testing.TB) *Repo {
 	r.Commit("first")
 	return r
 }
+
+// ContractRequests are agent requests of every mode and form over the
+// Contract repository: search forms (auto, summary, matches with context,
+// a budget, overlapping paths, a retried empty one, a commit's files),
+// terms, impact, imports, tests, rank, outline, inspect and structural.
+var ContractRequests = []string{
+	`{"pattern":"Target"}`,
+	`{"pattern":"Target","mode":"summary"}`,
+	`{"pattern":"Target","mode":"matches","limit":5}`,
+	`{"pattern":"Target","mode":"matches","context":2,"limit":3}`,
+	`{"pattern":"Target","budget":"critical"}`,
+	`{"pattern":"Target","paths":["lib"]}`,
+	`{"pattern":"nowhere-to-be-found","paths":["app"]}`,
+	`{"pattern":"Target","rev":"HEAD","mode":"matches","limit":5}`,
+	`{"pattern":"Target","rev":"HEAD"}`,
+	`{"terms":["Target","helper1","main"]}`,
+	`{"terms":["Target","zzz"],"match":"none"}`,
+	`{"mode":"impact","symbol":"Target"}`,
+	`{"mode":"impact","path":"lib/lib.go","line":4}`,
+	`{"mode":"imports","path":"app/main.go"}`,
+	`{"mode":"tests","path":"lib/lib.go"}`,
+	`{"mode":"rank","query":"target function"}`,
+	`{"mode":"outline"}`,
+	`{"mode":"outline","path":"lib/lib.go"}`,
+	`{"mode":"inspect","path":"lib/many.go","line":40}`,
+	`{"mode":"inspect","targets":[{"path":"lib/lib.go","line":4},{"path":"py/tool.py","line":2}]}`,
+	`{"mode":"structural","pattern":"Target($A)","lang":"go"}`,
+	`{"mode":"structural","pattern":"Target($A)","lang":"go","limit":2}`,
+	`{"pattern":"Target","paths":["lib","lib"]}`,
+}
