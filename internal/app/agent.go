@@ -79,9 +79,7 @@ func (r *run) outline(wopts walker.Options) int {
 	outlines := agent.OutlineFiles(cwd, files, r.cfg.Pipeline.Input)
 	if r.cfg.JSON {
 		for _, o := range agent.JSONOutlines(outlines) {
-			b, _ := json.Marshal(o)
-			r.out.Write(b)
-			r.out.WriteByte('\n')
+			r.out.Write(jsonLine(nil, o))
 		}
 	} else {
 		var b strings.Builder

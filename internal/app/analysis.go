@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -80,14 +79,12 @@ func (r *run) analysis(wopts walker.Options) int {
 	}
 	im := a.Details.Impact
 	if cfg.JSON && im != nil {
-		enc := json.NewEncoder(r.out)
-		enc.SetEscapeHTML(false)
 		for _, it := range im.Items {
-			enc.Encode(analysisLine{Type: "occurrence", Data: it})
+			r.out.Write(jsonLine(nil, analysisLine{Type: "occurrence", Data: it}))
 		}
 		sum := *im
 		sum.Items = nil
-		enc.Encode(analysisLine{Type: "summary", Data: sum, Problems: a.Details.Problems})
+		r.out.Write(jsonLine(nil, analysisLine{Type: "summary", Data: sum, Problems: a.Details.Problems}))
 	} else {
 		io.WriteString(r.out, a.Text)
 		for _, p := range a.Details.Problems {
@@ -104,14 +101,12 @@ func (r *run) analysis(wopts walker.Options) int {
 // object per link then a summary. Exit 1 when it found nothing.
 func (r *run) printNav(a *agent.Answer, nav *agent.NavJSON) int {
 	if r.cfg.JSON {
-		enc := json.NewEncoder(r.out)
-		enc.SetEscapeHTML(false)
 		for _, it := range nav.Items {
-			enc.Encode(analysisLine{Type: "link", Data: it})
+			r.out.Write(jsonLine(nil, analysisLine{Type: "link", Data: it}))
 		}
 		sum := *nav
 		sum.Items = nil
-		enc.Encode(analysisLine{Type: "summary", Data: sum, Problems: a.Details.Problems})
+		r.out.Write(jsonLine(nil, analysisLine{Type: "summary", Data: sum, Problems: a.Details.Problems}))
 	} else {
 		io.WriteString(r.out, a.Text)
 	}

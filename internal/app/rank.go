@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -83,9 +82,7 @@ func (r *run) rank(wopts walker.Options) int {
 			if err != nil {
 				o["error"] = err.Error()
 			}
-			b, _ := json.Marshal(o)
-			r.out.Write(b)
-			r.out.WriteByte('\n')
+			r.out.Write(jsonLine(nil, o))
 			continue
 		}
 		label := h.Chunk.Kind

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -159,8 +158,7 @@ func (r *run) printStructural(files []*keptFile, asJSON bool) {
 			mt := &f.matches[i]
 			line = line[:0]
 			if asJSON {
-				j, _ := json.Marshal(astsearch.JSONMatch(p, f.src, lines, mt))
-				line = append(j, '\n')
+				line = jsonLine(line[:0], astsearch.JSONMatch(p, f.src, lines, mt))
 			} else {
 				pos := lines.At(mt.Start)
 				line = fmt.Appendf(line, "%s:%d:%d:", p, pos.Line, pos.Column)

@@ -3,7 +3,6 @@ package app
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -219,16 +218,6 @@ func (s *termSink) appendJSON(b []byte, m *search.Match, text []byte, o matcher.
 	}{"occurrence", s.r.cfg.Terms[o.Term], o.Term, s.path, m.LineNumber, o.Start + 1,
 		m.AbsOffset + int64(o.Start), m.AbsOffset + int64(o.End), line}
 	return jsonLine(b, v)
-}
-
-// jsonLine appends v as one line of JSON, without HTML escaping (paths
-// and lines as they are, as rg writes them).
-func jsonLine(b []byte, v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	return append(b, buf.Bytes()...)
 }
 
 // Context implements search.Sink.
