@@ -10,9 +10,7 @@ import (
 	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/internal/oserr"
 	"github.com/evgrep/evgrep/internal/scope"
-	"github.com/evgrep/evgrep/revisions"
 	"github.com/evgrep/evgrep/snapshot"
-	"github.com/evgrep/evgrep/walker"
 )
 
 // Shared helpers of the analyses (impact, imports, tests): the pipeline's
@@ -43,68 +41,6 @@ func inputOf(env Env) input.Options {
 		return env.Scope.Input
 	}
 	return input.Options{}
-}
-
-// captureTap is a file's revision tracker that also keeps the raw bytes
-// read, up to limit (over is set beyond it, and the bytes are dropped).
-type captureTap struct {
-	fin   *finishTap
-	buf   []byte
-	limit int
-	over  bool
-}
-
-func (t *captureTap) keep(p []byte) {
-	if t.over {
-		return
-	}
-	if len(t.buf)+len(p) > t.limit {
-		t.over, t.buf = true, t.buf[:0]
-		return
-	}
-	t.buf = append(t.buf, p...)
-}
-
-// Reader implements pipeline.Tap.
-func (t *captureTap) Reader(r io.Reader) io.Reader {
-	return &captureReader{t: t, r: t.fin.Reader(r)}
-}
-
-// Write implements pipeline.Tap.
-func (t *captureTap) Write(p []byte) (int, error) {
-	t.keep(p)
-	return t.fin.Write(p)
-}
-
-// whole reports whether the bytes kept are the whole file.
-func (t *captureTap) whole() bool {
-	return !t.over && int64(len(t.buf)) == t.fin.tr.Identity().Size
-}
-
-type captureReader struct {
-	t *captureTap
-	r io.Reader
-}
-
-func (c *captureReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.t.keep(p[:n])
-	return n, err
-}
-
-// openCapture opens a walked file under the path policy with a capture
-// tap (see collector.Open); buf is reused.
-func openCapture(e walker.Entry, buf []byte, limit int) (*os.File, *captureTap, error) {
-	f, err := openChecked(e.Path)
-	if err != nil {
-		return nil, nil, oserr.Wrap(err)
-	}
-	tr, err := revisions.NewTracker(f)
-	if err != nil {
-		f.Close()
-		return nil, nil, oserr.Wrap(err)
-	}
-	return f, &captureTap{fin: &finishTap{tr: tr}, buf: buf[:0], limit: limit}, nil
 }
 
 // readNamed reads one file named by the caller under the path policy, up

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,7 +110,7 @@ type sinkFile struct {
 	note func(string)
 	walk *walkState
 	path string // the current file, relative to root
-	tr   *finishTap
+	tr   *revisions.Tap
 }
 
 // walkState is what the workers of one search share: the cancel check and
@@ -214,67 +213,32 @@ func (c *sinkFile) BinaryData(*search.Searcher, int64) (bool, error) { return tr
 func (c *sinkFile) Finish(*search.Searcher, *search.Finish) error { return nil }
 
 // openTracked opens a walked file under the agent's policy (openChecked)
-// with a revision tracker as the pipeline's Tap: the Open of every agent
-// sink.
-func openTracked(path string) (*os.File, *finishTap, error) {
+// with a revision tap (revisions.Tap: finished as soon as the file has
+// been read to its end, while it is still open, so that a file read whole
+// and unchanged is Verified): the Open of every agent sink.
+func openTracked(path string) (*os.File, *revisions.Tap, error) {
+	return openTap(path, 0, nil)
+}
+
+// openTap is openTracked that also keeps the raw bytes of a file of at
+// most capture bytes (capture 0: none), in buf.
+func openTap(path string, capture int64, buf []byte) (*os.File, *revisions.Tap, error) {
 	f, err := openChecked(path)
 	if err != nil {
 		return nil, nil, oserr.Wrap(err)
 	}
-	tr, err := revisions.NewTracker(f)
+	tap, err := revisions.NewTap(f, capture, buf)
 	if err != nil {
 		f.Close()
 		return nil, nil, oserr.Wrap(err)
 	}
-	return f, &finishTap{tr: tr}, nil
-}
-
-// finishTap is the revisions.Tracker of one file, finished as soon as the
-// file has been read to its end: while the file is still open (the pipeline
-// closes it before End), so that a file read whole and unchanged is
-// Verified. A file not read to its end is finished in End, unverified.
-type finishTap struct {
-	tr   *revisions.Tracker
-	rev  revisions.Revision
-	done bool
-}
-
-// Reader implements pipeline.Tap.
-func (t *finishTap) Reader(r io.Reader) io.Reader { return &finishReader{t: t, r: t.tr.Reader(r)} }
-
-// Write implements pipeline.Tap: the whole mapped file at once.
-func (t *finishTap) Write(p []byte) (int, error) {
-	n, err := t.tr.Write(p)
-	if t.tr.BytesRead() >= t.tr.Identity().Size {
-		t.finish()
-	}
-	return n, err
-}
-
-func (t *finishTap) finish() revisions.Revision {
-	if !t.done {
-		t.rev, t.done = t.tr.Finish(), true
-	}
-	return t.rev
-}
-
-type finishReader struct {
-	t *finishTap
-	r io.Reader
-}
-
-func (f *finishReader) Read(p []byte) (int, error) {
-	n, err := f.r.Read(p)
-	if err == io.EOF {
-		f.t.finish()
-	}
-	return n, err
+	return f, tap, nil
 }
 
 // End implements pipeline.Sink.
 func (c *collector) End(e walker.Entry, err error) bool {
 	if c.tr != nil {
-		c.b.AddFile(c.path, c.tr.finish())
+		c.b.AddFile(c.path, c.tr.Finish())
 		c.tr = nil
 	}
 	if err != nil {

@@ -257,7 +257,7 @@ type impactSink struct {
 	st      *impactState
 	root    string
 	path    string
-	fin     *finishTap
+	fin     *revisions.Tap
 	occ     []lineOcc
 	dropped int
 	matched bool
@@ -312,7 +312,7 @@ func (s *impactSink) End(e walker.Entry, err error) bool {
 	if s.fin == nil {
 		return true
 	}
-	rev := s.fin.finish()
+	rev := s.fin.Finish()
 	if !s.matched || len(s.occ) == 0 {
 		return true
 	}

@@ -61,7 +61,7 @@ type navRun struct {
 type navSink struct {
 	r     *navRun
 	cur   *navFile
-	tap   *captureTap
+	tap   *revisions.Tap
 	buf   []byte
 	named string
 }
@@ -83,7 +83,7 @@ func (s *navSink) Begin(e walker.Entry) (bool, bool) {
 }
 
 func (s *navSink) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
-	f, tap, err := openCapture(e, s.buf, syntax.MaxSource)
+	f, tap, err := openTap(e.Path, syntax.MaxSource, s.buf)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -111,14 +111,14 @@ func (s *navSink) End(e walker.Entry, err error) bool {
 	if s.tap == nil {
 		return true
 	}
-	s.buf = s.tap.buf[:0]
+	s.buf = s.tap.Bytes()[:0]
 	if len(s.cur.lines) == 0 && s.named == "" {
 		return true
 	}
 	f := s.cur
-	f.rev, f.named = s.tap.fin.finish(), s.named
-	if r.wantData && s.tap.whole() {
-		f.data = append([]byte(nil), pipeline.Decode(e.Path, s.tap.buf, r.input.Input)...)
+	f.rev, f.named = s.tap.Finish(), s.named
+	if r.wantData && s.tap.Whole() {
+		f.data = append([]byte(nil), pipeline.Decode(e.Path, s.tap.Bytes(), r.input.Input)...)
 	}
 	r.mu.Lock()
 	if len(r.files) < maxNavFiles {

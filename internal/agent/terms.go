@@ -293,7 +293,7 @@ func (c *termsCollector) Begin(e walker.Entry) (bool, bool) {
 // End implements pipeline.Sink.
 func (c *termsCollector) End(e walker.Entry, err error) bool {
 	if c.tr != nil {
-		c.b.AddFile(c.path, c.tr.finish())
+		c.b.AddFile(c.path, c.tr.Finish())
 		c.tr = nil
 	}
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -122,7 +121,7 @@ type run struct {
 type sink struct {
 	r   *run
 	hit bool
-	tap *captureTap
+	tap *revisions.Tap
 }
 
 // Begin implements pipeline.Sink.
@@ -154,15 +153,11 @@ func (s *sink) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
 	if err != nil {
 		return nil, nil, oserr.Wrap(err)
 	}
-	tr, err := revisions.NewTracker(f)
+	// The bytes of a file of at most syntax.MaxSource are kept to parse.
+	c, err := revisions.NewTap(f, syntax.MaxSource, nil)
 	if err != nil {
 		f.Close()
 		return nil, nil, oserr.Wrap(err)
-	}
-	size := tr.Identity().Size
-	c := &captureTap{tr: tr, size: size}
-	if size > 0 && size <= syntax.MaxSource {
-		c.buf = make([]byte, 0, size)
 	}
 	s.tap = c
 	return f, c, nil
@@ -176,17 +171,18 @@ func (s *sink) End(e walker.Entry, err error) bool {
 	if err != nil || c == nil {
 		return !s.r.stopped.Load()
 	}
-	rev := c.finish()
+	rev := c.Finish()
 	o := s.r.o
-	if c.size > syntax.MaxSource && c.tr.BytesRead() == c.size && (len(o.Literals) == 0 || s.hit) {
+	size := c.Identity().Size
+	if size > syntax.MaxSource && c.BytesRead() == size && (len(o.Literals) == 0 || s.hit) {
 		// Read whole (text), and it may match: too large to parse,
 		// which is said, never passed over in silence.
 		s.r.mu.Lock()
-		s.r.each(&File{Path: e.Path, Rev: rev, Err: fmt.Errorf("%w (%d bytes, over the %d MiB parse limit); not searched", ErrTooLarge, c.size, syntax.MaxSource>>20)})
+		s.r.each(&File{Path: e.Path, Rev: rev, Err: fmt.Errorf("%w (%d bytes, over the %d MiB parse limit); not searched", ErrTooLarge, size, syntax.MaxSource>>20)})
 		s.r.mu.Unlock()
 		return true
 	}
-	if int64(len(c.buf)) != c.size || c.size > syntax.MaxSource {
+	if !c.Whole() {
 		// Stopped early (a NUL byte: binary), or too large and holding
 		// no literal of the pattern.
 		return true
@@ -201,17 +197,17 @@ func (s *sink) End(e walker.Entry, err error) bool {
 		return true
 	}
 	for _, lit := range o.Literals[min(1, len(o.Literals)):] {
-		if !bytes.Contains(c.buf, []byte(lit)) {
+		if !bytes.Contains(c.Bytes(), []byte(lit)) {
 			return true
 		}
 	}
-	if !utf8.Valid(c.buf) {
+	if !utf8.Valid(c.Bytes()) {
 		// ast-grep reads sources as UTF-8 text and passes over the rest.
 		return true
 	}
 	s.r.parsed.Add(1)
-	f := &File{Path: e.Path, Src: c.buf, Rev: rev}
-	f.Tree, f.Err = syntax.ParseFlat(o.Lang.Name, c.buf)
+	f := &File{Path: e.Path, Src: c.Bytes(), Rev: rev}
+	f.Tree, f.Err = syntax.ParseFlat(o.Lang.Name, c.Bytes())
 	if f.Err == nil {
 		if o.Rules != nil {
 			f.Matches, f.Err = structural.FindRules(f.Tree, o.Rules)
@@ -245,58 +241,3 @@ func (s *sink) BinaryData(*search.Searcher, int64) (bool, error) { return true, 
 
 // Finish implements search.Sink.
 func (s *sink) Finish(*search.Searcher, *search.Finish) error { return nil }
-
-// captureTap keeps every raw byte the pipeline reads of one file and
-// tracks its revision, finished as soon as the file is read to its end.
-type captureTap struct {
-	tr   *revisions.Tracker
-	size int64
-	buf  []byte
-	rev  revisions.Revision
-	done bool
-}
-
-func (c *captureTap) Reader(r io.Reader) io.Reader { return &captureReader{c: c, r: c.tr.Reader(r)} }
-
-func (c *captureTap) Write(p []byte) (int, error) {
-	c.keep(p)
-	n, err := c.tr.Write(p)
-	if c.tr.BytesRead() >= c.size {
-		c.finish()
-	}
-	return n, err
-}
-
-func (c *captureTap) keep(p []byte) {
-	if c.size < 0 || c.size > syntax.MaxSource {
-		return
-	}
-	if int64(len(c.buf)+len(p)) > c.size {
-		c.size, c.buf = -1, nil // grew while read: never parsed
-		return
-	}
-	c.buf = append(c.buf, p...)
-}
-
-func (c *captureTap) finish() revisions.Revision {
-	if !c.done {
-		c.rev, c.done = c.tr.Finish(), true
-	}
-	return c.rev
-}
-
-type captureReader struct {
-	c *captureTap
-	r io.Reader
-}
-
-func (r *captureReader) Read(p []byte) (int, error) {
-	n, err := r.r.Read(p)
-	if n > 0 {
-		r.c.keep(p[:n])
-	}
-	if err == io.EOF {
-		r.c.finish()
-	}
-	return n, err
-}
