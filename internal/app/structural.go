@@ -98,9 +98,13 @@ func (r *run) structuralSearch(wopts walker.Options) int {
 			return
 		}
 		k := &keptFile{path: f.Path, src: f.Src, rev: f.Rev}
-		if rewriting {
+		switch {
+		case rewriting:
 			k.edits = astsearch.Edits(f, tmpl)
-		} else {
+		case !cfg.JSON && compactText(k, f):
+			// The text form's rows are smaller than the file: they are
+			// kept instead of its bytes.
+		default:
 			k.matches = f.Matches
 			for i := range k.matches {
 				for j := range k.matches[i].Vars {
@@ -142,6 +146,43 @@ type keptFile struct {
 	rev     revisions.Revision
 	matches []structural.Match
 	edits   []astsearch.Edit
+	// rows are the text form's matches when they take less than the
+	// file (src is then nil): position, rule, and the match's first line
+	// in text[rows[i].from:rows[i].to].
+	rows []textRow
+	text []byte
+}
+
+// textRow is one match of the text form, kept without its file.
+type textRow struct {
+	line, col int
+	rule      string
+	from, to  int
+}
+
+// compactText keeps the text form's rows of f's matches in k, in place of
+// its bytes, when their first lines together take at most half the file
+// (nested matches on one line would take more: then the bytes are kept).
+func compactText(k *keptFile, f *astsearch.File) bool {
+	n := 0
+	for i := range f.Matches {
+		n += len(astsearch.FirstLine(f.Src, &f.Matches[i]))
+	}
+	if n > len(f.Src)/2 {
+		return false
+	}
+	lines := astsearch.NewLines(f.Src)
+	k.text = make([]byte, 0, n)
+	k.rows = make([]textRow, len(f.Matches))
+	for i := range f.Matches {
+		mt := &f.Matches[i]
+		pos := lines.At(mt.Start)
+		from := len(k.text)
+		k.text = append(k.text, astsearch.FirstLine(f.Src, mt)...)
+		k.rows[i] = textRow{line: pos.Line, col: pos.Column, rule: mt.Rule, from: from, to: len(k.text)}
+	}
+	k.src = nil
+	return true
 }
 
 // printStructural writes the matches of files, in their order, one match
@@ -153,6 +194,17 @@ func (r *run) printStructural(files []*keptFile, asJSON bool) {
 		if r.cfg.UsingDefaultPath {
 			p = strings.TrimPrefix(p, "./")
 		}
+		for _, row := range f.rows {
+			line = fmt.Appendf(line[:0], "%s:%d:%d:", p, row.line, row.col)
+			if row.rule != "" {
+				line = fmt.Appendf(line, "[%s] ", row.rule)
+			}
+			line = append(append(line, f.text[row.from:row.to]...), '\n')
+			if _, err := r.out.Write(line); err != nil {
+				return
+			}
+		}
+		f.rows, f.text = nil, nil
 		lines := astsearch.NewLines(f.src)
 		for i := range f.matches {
 			mt := &f.matches[i]
