@@ -59,7 +59,7 @@ func searchTool() *mcp.Tool {
 		Name:         ToolName,
 		Description:  toolDescription,
 		InputSchema:  in,
-		OutputSchema: schemaOf(reflect.TypeFor[agent.Details]()),
+		OutputSchema: outputSchemaOf(reflect.TypeFor[agent.Details]()),
 		// The tool reads files under the search root, and a structural
 		// rewrite with apply:true writes them (existing files, replaced
 		// whole): not read-only, destructive, not idempotent.
@@ -67,7 +67,11 @@ func searchTool() *mcp.Tool {
 	}
 }
 
-var stringListType = reflect.TypeFor[agent.StringList]()
+var (
+	stringListType = reflect.TypeFor[agent.StringList]()
+	requestType    = reflect.TypeFor[agent.Request]()
+	targetType     = reflect.TypeFor[agent.Target]()
+)
 
 // schemaOf returns the JSON Schema of values of t as encoding/json writes
 // and reads them: a struct is an object of its json fields, described by
@@ -75,13 +79,37 @@ var stringListType = reflect.TypeFor[agent.StringList]()
 // required unless omitempty can leave it out; a slice, map or pointer that
 // can be written as null (no omitempty) admits null. agent.StringList is a
 // string or an array of strings.
-func schemaOf(t reflect.Type) map[string]any {
+func schemaOf(t reflect.Type) map[string]any { return (*schemaBuilder)(nil).of(t) }
+
+// outputSchemaOf is schemaOf with each struct type below the root written
+// once, in $defs, and named by $ref wherever it occurs (the details hold
+// requests, matches and files in several places): tools/list stays small.
+func outputSchemaOf(t reflect.Type) map[string]any {
+	b := &schemaBuilder{defs: map[string]any{}}
+	s := b.of(t)
+	if len(b.defs) > 0 {
+		s["$defs"] = b.defs
+	}
+	return s
+}
+
+// schemaBuilder writes schemas; with defs, the struct types below the root
+// go there.
+type schemaBuilder struct {
+	defs  map[string]any
+	depth int
+	// plain counts the input types being written into the output schema
+	// (a next call's request): their descriptions are the input schema's.
+	plain int
+}
+
+func (b *schemaBuilder) of(t reflect.Type) map[string]any {
 	if t == stringListType {
 		return map[string]any{"type": []string{"string", "array"}, "items": map[string]any{"type": "string"}}
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		return schemaOf(t.Elem())
+		return b.of(t.Elem())
 	case reflect.Bool:
 		return map[string]any{"type": "boolean"}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -95,25 +123,46 @@ func schemaOf(t reflect.Type) map[string]any {
 		if t.Elem().Kind() == reflect.Uint8 {
 			return map[string]any{"type": "string"} // base64
 		}
-		return map[string]any{"type": "array", "items": schemaOf(t.Elem())}
+		return map[string]any{"type": "array", "items": b.of(t.Elem())}
 	case reflect.Map:
-		return map[string]any{"type": "object", "additionalProperties": schemaOf(t.Elem())}
+		return map[string]any{"type": "object", "additionalProperties": b.of(t.Elem())}
 	case reflect.Struct:
-		props := map[string]any{}
-		required := []string{}
-		addFields(t, props, &required)
-		s := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
-		if len(required) > 0 {
-			s["required"] = required
+		name := t.Name()
+		if b != nil && b.defs != nil && b.depth > 0 && name != "" {
+			if _, ok := b.defs[name]; !ok {
+				b.defs[name] = map[string]any{} // taken: a type that holds itself
+				b.defs[name] = b.structOf(t)
+			}
+			return map[string]any{"$ref": "#/$defs/" + name}
 		}
-		return s
+		return b.structOf(t)
 	}
 	return map[string]any{} // interfaces: anything
 }
 
+// structOf is the schema of struct type t: an object of its json fields.
+func (b *schemaBuilder) structOf(t reflect.Type) map[string]any {
+	if b != nil {
+		b.depth++
+		defer func() { b.depth-- }()
+		if b.defs != nil && (t == requestType || t == targetType) {
+			b.plain++
+			defer func() { b.plain-- }()
+		}
+	}
+	props := map[string]any{}
+	required := []string{}
+	b.addFields(t, props, &required)
+	s := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s
+}
+
 // addFields adds the json fields of struct type t (embedded structs
 // without a json name are flattened, as encoding/json does).
-func addFields(t reflect.Type, props map[string]any, required *[]string) {
+func (b *schemaBuilder) addFields(t reflect.Type, props map[string]any, required *[]string) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
@@ -127,7 +176,7 @@ func addFields(t reflect.Type, props map[string]any, required *[]string) {
 				ft = ft.Elem()
 			}
 			if ft.Kind() == reflect.Struct {
-				addFields(ft, props, required)
+				b.addFields(ft, props, required)
 				continue
 			}
 		}
@@ -138,14 +187,14 @@ func addFields(t reflect.Type, props map[string]any, required *[]string) {
 			name = f.Name
 		}
 		omitEmpty := strings.Contains(","+opts+",", ",omitempty,") || strings.Contains(","+opts+",", ",omitzero,")
-		s := schemaOf(f.Type)
+		s := b.of(f.Type)
 		switch f.Type.Kind() {
 		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
 			if !omitEmpty {
 				addNull(s) // nil is written as null
 			}
 		}
-		if d := f.Tag.Get("jsonschema"); d != "" {
+		if d := f.Tag.Get("jsonschema"); d != "" && (b == nil || b.plain == 0) {
 			s["description"] = d
 		}
 		props[name] = s

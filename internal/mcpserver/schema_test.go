@@ -280,3 +280,21 @@ func TestSchemaBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestToolListSmall (a minor finding of the seam issue: tools/list was
+// 28 KB, 21 KB of it the output schema): the output schema writes each
+// struct type once ($defs) and a next call's request without the input
+// schema's descriptions; the listed tool stays within 20 KiB.
+func TestToolListSmall(t *testing.T) {
+	b, err := json.Marshal(searchTool())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > 20<<10 {
+		t.Errorf("the listed tool is %d bytes", len(b))
+	}
+	out := searchTool().OutputSchema.(map[string]any)
+	if _, ok := out["$defs"].(map[string]any)["Request"]; !ok {
+		t.Errorf("no $defs.Request in the output schema")
+	}
+}
