@@ -79,12 +79,9 @@ func (r *run) analysis(wopts walker.Options) int {
 	}
 	im := a.Details.Impact
 	if cfg.JSON && im != nil {
-		for _, it := range im.Items {
-			r.out.Write(jsonLine(nil, analysisLine{Type: "occurrence", Data: it}))
-		}
 		sum := *im
 		sum.Items = nil
-		r.out.Write(jsonLine(nil, analysisLine{Type: "summary", Data: sum, Problems: a.Details.Problems}))
+		r.printItems("occurrence", im.Items, sum, a.Details.Problems)
 	} else {
 		io.WriteString(r.out, a.Text)
 		for _, p := range a.Details.Problems {
@@ -101,12 +98,9 @@ func (r *run) analysis(wopts walker.Options) int {
 // object per link then a summary. Exit 1 when it found nothing.
 func (r *run) printNav(a *agent.Answer, nav *agent.NavJSON) int {
 	if r.cfg.JSON {
-		for _, it := range nav.Items {
-			r.out.Write(jsonLine(nil, analysisLine{Type: "link", Data: it}))
-		}
 		sum := *nav
 		sum.Items = nil
-		r.out.Write(jsonLine(nil, analysisLine{Type: "summary", Data: sum, Problems: a.Details.Problems}))
+		r.printItems("link", nav.Items, sum, a.Details.Problems)
 	} else {
 		io.WriteString(r.out, a.Text)
 	}
@@ -114,6 +108,15 @@ func (r *run) printNav(a *agent.Answer, nav *agent.NavJSON) int {
 		return exitNoMatch
 	}
 	return exitMatch
+}
+
+// printItems writes an analysis's --json form: one line per item, of type
+// kind, then the summary with the problems.
+func (r *run) printItems(kind string, items []agent.ItemJSON, summary any, problems []string) {
+	for _, it := range items {
+		r.out.Write(jsonLine(nil, analysisLine{Type: kind, Data: it}))
+	}
+	r.out.Write(jsonLine(nil, analysisLine{Type: "summary", Data: summary, Problems: problems}))
 }
 
 // analysisLine is one line of an analysis's --json output.
