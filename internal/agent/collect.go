@@ -237,12 +237,21 @@ func openTap(path string, capture int64, buf []byte) (*os.File, *revisions.Tap, 
 
 // End implements pipeline.Sink.
 func (c *collector) End(e walker.Entry, err error) bool {
+	c.endFile(c.b.AddFile, err)
+	return true
+}
+
+// endFile ends the file just read: its revision goes to add, the error
+// that ended its read (if any) to the problems. It reports whether the
+// file was read without error.
+func (c *sinkFile) endFile(add func(path string, rev revisions.Revision), err error) bool {
 	if c.tr != nil {
-		c.b.AddFile(c.path, c.tr.Finish())
+		add(c.path, c.tr.Finish())
 		c.tr = nil
 	}
 	if err != nil {
 		c.note(c.path + ": " + err.Error())
+		return false
 	}
 	return true
 }

@@ -292,12 +292,7 @@ func (c *termsCollector) Begin(e walker.Entry) (bool, bool) {
 
 // End implements pipeline.Sink.
 func (c *termsCollector) End(e walker.Entry, err error) bool {
-	if c.tr != nil {
-		c.b.AddFile(c.path, c.tr.Finish())
-		c.tr = nil
-	}
-	if err != nil {
-		c.note(c.path + ": " + err.Error())
+	if !c.endFile(c.b.AddFile, err) {
 		return true
 	}
 	kept := c.scan.Keeps(c.match)
