@@ -156,6 +156,10 @@ func homeFolders(home string) []string {
 func forbiddenPrefixes(home string) []string {
 	var out []string
 	seen := map[string]bool{}
+	// Every home folder's stores share their folders' resolutions: each
+	// folder is looked at once (as root, every home of /etc/passwd times
+	// every store was tens of thousands of lstat calls at each start).
+	rs := resolutions{}
 	add := func(p string) {
 		p = filepath.Clean(p)
 		if p != "/" && !seen[p] {
@@ -165,16 +169,57 @@ func forbiddenPrefixes(home string) []string {
 	}
 	for _, p := range systemPrefixes {
 		add(p)
-		add(resolveExisting(p))
+		add(rs.resolve(p))
 	}
 	for _, h := range homeFolders(home) {
 		for _, e := range credentialStores {
 			p := filepath.Join(h, e)
 			add(p)
-			add(resolveExisting(p))
+			add(rs.resolve(p))
 		}
 	}
 	return out
+}
+
+// resolutions memoizes resolveExisting over many paths: a path that does
+// not exist is its parent's resolution and its own name, and a folder's
+// resolution is found once.
+type resolutions map[string]resolution
+
+type resolution struct {
+	path   string
+	exists bool
+}
+
+// resolve is resolveExisting(p), remembered.
+func (rs resolutions) resolve(p string) string { return rs.of(filepath.Clean(p)).path }
+
+func (rs resolutions) of(p string) resolution {
+	if r, ok := rs[p]; ok {
+		return r
+	}
+	r := resolution{path: p}
+	parent := filepath.Dir(p)
+	switch {
+	case len(p) > maxPathBytes:
+	case parent == p:
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			r = resolution{real, true}
+		}
+	default:
+		up := rs.of(parent)
+		if up.exists {
+			if _, err := os.Lstat(p); err == nil {
+				if real, err := filepath.EvalSymlinks(p); err == nil {
+					r = resolution{real, true}
+					break
+				}
+			}
+		}
+		r.path = filepath.Join(up.path, filepath.Base(p))
+	}
+	rs[p] = r
+	return r
 }
 
 // resolveExisting resolves the symlinks of the longest existing prefix of

@@ -1,0 +1,29 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestResolutionsAsResolveExisting: the memoized resolution of the
+// forbidden places gives what resolveExisting gives, for existing and
+// missing paths, through folder links and dangling links.
+func TestResolutionsAsResolveExisting(t *testing.T) {
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	os.MkdirAll(filepath.Join(base, "real", ".ssh"), 0o700)
+	os.Symlink(filepath.Join(base, "real"), filepath.Join(base, "home"))
+	os.Symlink(filepath.Join(base, "nowhere"), filepath.Join(base, "real", ".aws"))
+	os.MkdirAll(filepath.Join(base, "other", "x"), 0o755)
+	os.Symlink(filepath.Join(base, "other"), filepath.Join(base, "real", ".config"))
+	rs := resolutions{}
+	for _, p := range []string{
+		base, filepath.Join(base, "home"), filepath.Join(base, "home", ".ssh"), filepath.Join(base, "home", ".ssh", "id_rsa"),
+		filepath.Join(base, "home", ".aws", "credentials"), filepath.Join(base, "home", ".config", "x", "y"),
+		filepath.Join(base, "home", ".config", "gh", "hosts.yml"), filepath.Join(base, "missing", "a", "b"), "/", "/nonexistent/.ssh",
+	} {
+		if got, want := rs.resolve(p), resolveExisting(p); got != want {
+			t.Errorf("%s: %s, resolveExisting says %s", p, got, want)
+		}
+	}
+}
