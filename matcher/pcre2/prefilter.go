@@ -52,6 +52,20 @@ type translator struct {
 }
 
 // alt translates an alternation up to ')' or the end.
+// braced reports whether a {…} argument starts at j, and where it ends
+// (past the '}'; j itself when there is none); ok is false for one that
+// is never closed.
+func (t *translator) braced(j int) (end int, braced, ok bool) {
+	if j >= len(t.p) || t.p[j] != '{' {
+		return j, false, true
+	}
+	k := strings.IndexByte(t.p[j:], '}')
+	if k < 0 {
+		return j, true, false
+	}
+	return j + k + 1, true, true
+}
+
 func (t *translator) alt() {
 	for t.i < len(t.p) && !t.bad {
 		c := t.p[t.i]
@@ -288,15 +302,12 @@ func (t *translator) escape(inClass bool) bool {
 		}
 		return false // assertions (and \K): dropped
 	case 'p', 'P':
-		j := t.i
-		if j < len(t.p) && t.p[j] == '{' {
-			k := strings.IndexByte(t.p[j:], '}')
-			if k < 0 {
-				t.bad = true
-				return false
-			}
-			j += k + 1
-		} else {
+		j, braced, ok := t.braced(t.i)
+		if !ok {
+			t.bad = true
+			return false
+		}
+		if !braced {
 			j++
 		}
 		if j > len(t.p) || c == 'P' || strings.ContainsAny(t.p[t.i:j], "^&") {
@@ -322,15 +333,12 @@ func (t *translator) escape(inClass bool) bool {
 	case 'E':
 		return false
 	case 'x':
-		j := t.i
-		if j < len(t.p) && t.p[j] == '{' {
-			k := strings.IndexByte(t.p[j:], '}')
-			if k < 0 {
-				t.bad = true
-				return false
-			}
-			j += k + 1
-		} else {
+		j, braced, ok := t.braced(t.i)
+		if !ok {
+			t.bad = true
+			return false
+		}
+		if !braced {
 			for j < len(t.p) && j < t.i+2 && isHex(t.p[j]) {
 				j++
 			}
