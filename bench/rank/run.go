@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -37,7 +38,7 @@ func loadCorpus(root string) (*corpus, error) {
 	wo := walker.DefaultOptions()
 	wo.SkipGitDir = true
 	t0 := time.Now()
-	ix, st, err := rankindex.Load(rankindex.Options{Root: abs, Walk: wo, Store: snapshot.NewStore(snapshot.DefaultStateDir())})
+	ix, st, err := rankindex.Load(context.Background(), rankindex.Options{Root: abs, Walk: wo, Store: snapshot.NewStore(snapshot.DefaultStateDir())})
 	if err != nil {
 		return nil, err
 	}

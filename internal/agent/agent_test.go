@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -49,7 +50,7 @@ func manyMatches(n int) (map[string]string, int) {
 
 func ask(t *testing.T, env Env, req string) *Answer {
 	t.Helper()
-	a := HandleJSON([]byte(req), env)
+	a := HandleJSON(context.Background(), []byte(req), env)
 	if a.Failed {
 		t.Fatalf("request %s failed: %s", req, a.Text)
 	}
@@ -220,7 +221,7 @@ func TestCursorErrors(t *testing.T) {
 		{`not json`, CodeInvalidRequest},
 	}
 	for _, tc := range cases {
-		got := HandleJSON([]byte(tc.req), env)
+		got := HandleJSON(context.Background(), []byte(tc.req), env)
 		if !got.Failed || got.Details.Error == nil || got.Details.Error.Code != tc.code {
 			t.Errorf("%s: got %+v, want code %s", tc.req, got.Details.Error, tc.code)
 		}
@@ -248,7 +249,7 @@ func TestPathPolicy(t *testing.T) {
 	if a.Details.Totals.Lines != 1 || strings.Contains(a.Text, ".git/config") {
 		t.Fatalf(".git internals read: %s", a.Text)
 	}
-	if got := HandleJSON([]byte(`{"pattern":"needle","path":".git"}`), env); !got.Failed {
+	if got := HandleJSON(context.Background(), []byte(`{"pattern":"needle","path":".git"}`), env); !got.Failed {
 		t.Fatalf("a .git root was searched: %s", got.Text)
 	}
 }
@@ -265,7 +266,7 @@ func TestMain(m *testing.M) {
 	}
 	if req := os.Getenv(helperEnv); req != "" {
 		cwd, _ := os.Getwd()
-		a := HandleJSON([]byte(req), Env{Store: snapshot.NewStore(os.Getenv(snapshot.StateDirEnv)), Cwd: cwd})
+		a := HandleJSON(context.Background(), []byte(req), Env{Store: snapshot.NewStore(os.Getenv(snapshot.StateDirEnv)), Cwd: cwd})
 		b, _ := json.Marshal(a)
 		os.Stdout.Write(b)
 		if a.Failed {
@@ -408,7 +409,7 @@ func TestExpiredCursor(t *testing.T) {
 		return nil
 	})
 	next := Env{Store: snapshot.NewStore(state), Cwd: root}
-	got := HandleJSON([]byte(fmt.Sprintf(`{"cursor":%q}`, a.Details.Cursor)), next)
+	got := HandleJSON(context.Background(), []byte(fmt.Sprintf(`{"cursor":%q}`, a.Details.Cursor)), next)
 	if !got.Failed || got.Details.Error.Code != string(snapshot.CodeExpired) {
 		t.Fatalf("idle snapshot still served: %+v", got.Details)
 	}

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -285,7 +286,7 @@ func fileList(b *strings.Builder, label string, files []ImpactFileJSON) []Impact
 // HandleFull answers an analysis request (mode impact) with every item at
 // once, unbounded and without a cursor: the CLI's forms (--impact and the
 // like) print it whole. Other modes are refused.
-func HandleFull(req *Request, env Env) *Answer {
+func HandleFull(ctx context.Context, req *Request, env Env) *Answer {
 	if (req.Mode != ModeImpact && req.Mode != ModeImports && req.Mode != ModeTests) || req.Cursor != "" {
 		return errorAnswer(invalid("HandleFull answers a new mode impact, imports or tests request only"))
 	}
@@ -293,6 +294,7 @@ func HandleFull(req *Request, env Env) *Answer {
 		return errorAnswer(err)
 	}
 	req.full = true
+	env.ctx = ctx
 	a, err := handle(req, env)
 	if err != nil {
 		return errorAnswer(err)

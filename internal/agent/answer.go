@@ -1,11 +1,13 @@
 package agent
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 
+	"github.com/evgrep/evgrep/internal/progress"
 	"github.com/evgrep/evgrep/internal/scope"
 	"github.com/evgrep/evgrep/snapshot"
 )
@@ -185,26 +187,48 @@ type Env struct {
 	Store *snapshot.Store
 	// Cwd is the directory a relative path field is resolved against.
 	Cwd string
-	// Cancelled, when set, is polled by a search walk before each file:
-	// once it reports true the walk stops and the answer is CodeCancelled.
-	Cancelled func() bool
-	// Progress, when set, is called by a search walk every ProgressEvery
-	// files with the number searched so far. It is called from several
-	// goroutines at once.
-	Progress func(files int)
 	// Scope, when set, holds a front end's own walk and decoding rules
 	// (the command line's flags); every analysis then walks with them
 	// instead of the request's hidden, glob and exclude fields. Its Root
 	// and Subs are not used: they come from the request.
 	Scope *scope.Scope
+
+	// ctx is the call's context (Handle's): its cancellation stops every
+	// walk, parse and index build, and its progress.Reporter hears of
+	// every ProgressEvery files.
+	ctx context.Context
+}
+
+// cancelled reports whether the call was cancelled (polled per file).
+func (e Env) cancelled() bool { return e.ctx != nil && progress.Cancelled(e.ctx) }
+
+// progress reports files done to the call's reporter, if any.
+func (e Env) progress(files int) {
+	if e.ctx != nil {
+		progress.Report(e.ctx, files)
+	}
+}
+
+// reports reports whether the call has a progress reporter.
+func (e Env) reports() bool { return e.ctx != nil && progress.Reports(e.ctx) }
+
+// context returns the call's context (never nil).
+func (e Env) context() context.Context {
+	if e.ctx == nil {
+		return context.Background()
+	}
+	return e.ctx
 }
 
 // Handle answers one request. It never panics on bad input; failures are
-// answers with Failed set and a stable code.
-func Handle(req *Request, env Env) *Answer {
+// answers with Failed set and a stable code. Cancelling ctx stops the
+// work (the answer is CodeCancelled); a progress.Reporter in ctx hears of
+// the files done.
+func Handle(ctx context.Context, req *Request, env Env) *Answer {
 	if err := req.Validate(); err != nil {
 		return bound(errorAnswer(err))
 	}
+	env.ctx = ctx
 	a, err := handle(req, env)
 	if err != nil {
 		return bound(errorAnswer(err))
@@ -215,12 +239,12 @@ func Handle(req *Request, env Env) *Answer {
 }
 
 // HandleJSON parses and answers a raw request.
-func HandleJSON(data []byte, env Env) *Answer {
+func HandleJSON(ctx context.Context, data []byte, env Env) *Answer {
 	req, err := ParseRequest(data)
 	if err != nil {
 		return bound(errorAnswer(err))
 	}
-	return Handle(req, env)
+	return Handle(ctx, req, env)
 }
 
 func errorAnswer(err error) *Answer {
@@ -270,24 +294,38 @@ func handle(req *Request, env Env) (*Answer, error) {
 	if err := refuseSpecial(root); err != nil {
 		return nil, err
 	}
+	run := analyses[req.Mode]
 	if len(req.Terms) > 0 {
-		return termsRequest(req, env, root)
+		run = termsRequest
 	}
-	switch req.Mode {
-	case ModeInspect:
-		return inspectRequest(req, env, root)
-	case ModeOutline:
-		return outline(req, env, root)
-	case ModeStructural:
-		return structuralRequest(req, env, root)
-	case ModeImpact:
-		return analysisRequest(req, env, root)
-	case ModeImports, ModeTests:
-		return navRequest(req, env, root)
-	case ModeRank:
-		return rankRequest(req, env, root)
+	if run == nil {
+		return nil, invalid("unknown mode %q", shorten(req.Mode, maxEchoBytes))
 	}
-	return searchRequest(req, env, root)
+	return run(req, env, root)
+}
+
+// An analysis answers one kind of request over the files under root:
+// every mode is one, and handle is the only caller. Each walks with
+// env's scope (or the request's), reads through the one pipeline
+// (pipeline.Decode), polls env.cancelled and reports env.progress per
+// file, and stores what it found as the items of a snapshot that the one
+// answer layer (page, completeNext, bound) pages, bounds and continues.
+type analysis func(req *Request, env Env, root string) (*Answer, error)
+
+// analyses maps each mode to its analysis; a request with terms is the
+// terms analysis whatever its mode (Validate allows a search mode only).
+var analyses = map[string]analysis{
+	"":             searchRequest,
+	ModeAuto:       searchRequest,
+	ModeSummary:    searchRequest,
+	ModeMatches:    searchRequest,
+	ModeInspect:    inspectRequest,
+	ModeOutline:    outline,
+	ModeStructural: structuralRequest,
+	ModeImpact:     analysisRequest,
+	ModeImports:    navRequest,
+	ModeTests:      navRequest,
+	ModeRank:       rankRequest,
 }
 
 // StateDir returns the state folder for --agent snapshots (never the

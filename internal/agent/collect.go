@@ -28,8 +28,8 @@ type searchResult struct {
 // builds the snapshot. Paths in the snapshot are relative to root. The
 // files are read by the same pipeline as rg's form (byte-order marks and
 // all), with rg's --crlf line handling: `$` matches before "\r\n" and the
-// recorded lines have no "\r". The walk stops when env.Cancelled says so,
-// and env.Progress hears of every ProgressEvery files.
+// recorded lines have no "\r". The walk stops when the call is cancelled,
+// and its progress reporter hears of every ProgressEvery files.
 func runSearch(r *Request, env Env, root string, subPaths []string) (*searchResult, error) {
 	mo := matcher.Options{Patterns: []string{r.Pattern}, Fixed: r.Literal, CRLF: true, LineTerminator: '\n'}
 	mo.Case = r.caseMode()
@@ -162,12 +162,12 @@ func withNote(problems []string, note string) []string {
 // ProgressEvery entries; stdin and forbidden paths are passed over (search
 // false, more true).
 func (w *walkState) admit(e walker.Entry) (search, more bool) {
-	if w.env.Cancelled != nil && w.env.Cancelled() {
+	if w.env.cancelled() {
 		w.cancelled.Store(true)
 		return false, false
 	}
-	if n := w.seen.Add(1); w.env.Progress != nil && n%ProgressEvery == 0 {
-		w.env.Progress(int(n))
+	if n := w.seen.Add(1); w.env.reports() && n%ProgressEvery == 0 {
+		w.env.progress(int(n))
 	}
 	if e.Stdin || w.skips.skip(e.Path) {
 		return false, true

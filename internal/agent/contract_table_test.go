@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestContractTable(t *testing.T) {
 	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
 	for _, req := range gittest.ContractRequests {
 		t.Run(req, func(t *testing.T) {
-			a := HandleJSON([]byte(req), env)
+			a := HandleJSON(context.Background(), []byte(req), env)
 			if a.Failed {
 				t.Fatalf("%s failed: %s", req, a.Text)
 			}
@@ -57,7 +58,7 @@ func checkContract(t *testing.T, env Env, req string, a *Answer, depth int) {
 	}
 	for _, n := range a.Details.Next {
 		b, _ := json.Marshal(n.Request)
-		next := HandleJSON(b, env)
+		next := HandleJSON(context.Background(), b, env)
 		if next.Failed {
 			t.Errorf("%s suggests %s (%s), which fails:\n%s", req, b, n.Why, next.Text)
 			continue

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -93,7 +94,7 @@ func walkSource(t *testing.T, env Env, first *Answer) map[int]int {
 				t.Fatalf("source continuation does not end (%d cursors)", len(asked))
 			}
 			asked[m[1]] = true
-			p := HandleJSON([]byte(fmt.Sprintf(`{"cursor":%q}`, m[1])), env)
+			p := HandleJSON(context.Background(), []byte(fmt.Sprintf(`{"cursor":%q}`, m[1])), env)
 			if p.Failed {
 				continue // a search cursor of the answer, not a continuation
 			}
@@ -269,7 +270,7 @@ func TestBudgetContract(t *testing.T) {
 			t.Errorf("%s: shortened (%d vs %d characters)", req, len(a.Text), len(b.Text))
 		}
 	}
-	if a := HandleJSON([]byte(`{"pattern":"x","budget":"huge"}`), env); !a.Failed || a.Details.Error.Code != CodeInvalidRequest {
+	if a := HandleJSON(context.Background(), []byte(`{"pattern":"x","budget":"huge"}`), env); !a.Failed || a.Details.Error.Code != CodeInvalidRequest {
 		t.Errorf("an unknown budget is accepted: %s", a.Text)
 	}
 }

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -247,7 +248,7 @@ func TestDetailsBoundedErrorsAndInspect(t *testing.T) {
 		{"inspect long paths", fmt.Sprintf(`{"mode":"inspect","targets":%s}`, tj), false},
 	}
 	for _, c := range cases {
-		a := HandleJSON([]byte(c.req), env)
+		a := HandleJSON(context.Background(), []byte(c.req), env)
 		if a.Failed != c.failed {
 			t.Errorf("%s: failed %v: %.300s", c.name, a.Failed, a.Text)
 		}

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -50,7 +51,7 @@ func TestAgentGitHostileHelper(t *testing.T) {
 		`{"pattern":"needle","changedSince":"HEAD","mode":"matches"}`,
 		`{"pattern":"needle","mode":"matches"}`,
 	} {
-		a := HandleJSON([]byte(req), env)
+		a := HandleJSON(context.Background(), []byte(req), env)
 		res := agentGitResult{Req: req, Failed: a.Failed, Text: a.Text, Matches: gitMatchList(a), Problems: a.Details.Problems}
 		out, _ := json.Marshal(res)
 		fmt.Printf("RESULT %s\n", out)

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -61,7 +62,7 @@ func TestAgentRevAndChangedSince(t *testing.T) {
 		t.Errorf("paging a rev search: %q", pages)
 	}
 	first1 := ask(t, env, `{"pattern":"needle","rev":"HEAD","mode":"matches","limit":1}`)
-	conflict := HandleJSON([]byte(`{"cursor":"`+first1.Details.Cursor+`","rev":"HEAD~1"}`), env)
+	conflict := HandleJSON(context.Background(), []byte(`{"cursor":"`+first1.Details.Cursor+`","rev":"HEAD~1"}`), env)
 	if !conflict.Failed || conflict.Details.Error == nil || conflict.Details.Error.Code != string(snapshot.CodeOptionsConflict) {
 		t.Errorf("a cursor with another rev: %s", conflict.Text)
 	}
@@ -98,7 +99,7 @@ func TestAgentGitErrors(t *testing.T) {
 		{partial.Dir, `{"pattern":"needle","changedSince":"HEAD"}`, CodeRepository, "promisor remote"},
 	}
 	for _, c := range cases {
-		a := HandleJSON([]byte(c.req), Env{Store: snapshot.NewMemoryStore(), Cwd: c.cwd})
+		a := HandleJSON(context.Background(), []byte(c.req), Env{Store: snapshot.NewMemoryStore(), Cwd: c.cwd})
 		if !a.Failed || a.Details.Error == nil || a.Details.Error.Code != c.code || !strings.Contains(a.Text, c.msg) {
 			t.Errorf("%.80s: %s; want %s with %q", c.req, a.Text, c.code, c.msg)
 		}

@@ -498,13 +498,13 @@ func parseAll(files []*impactFile, name string, in input.Options, ws *walkState)
 					return
 				}
 				f := files[i]
-				if ws.cancelled.Load() || ws.env.Cancelled != nil && ws.env.Cancelled() {
+				if ws.cancelled.Load() || ws.env.cancelled() {
 					// Cancelled: the files not parsed yet are left.
 					ws.cancelled.Store(true)
 					return
 				}
-				if ws.env.Progress != nil && (i+1)%parseProgressEvery == 0 {
-					ws.env.Progress(int(ws.seen.Load()) + i + 1)
+				if ws.env.reports() && (i+1)%parseProgressEvery == 0 {
+					ws.env.progress(int(ws.seen.Load()) + i + 1)
 				}
 				if f.rev.Size > syntax.MaxSource {
 					f.why = whyNotWhole

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,7 @@ func TestImpactNestedCalls(t *testing.T) {
 	}
 	env := Env{Store: snapshot.NewStore(t.TempDir()), Cwd: root}
 	done := make(chan *Answer, 1)
-	go func() { done <- HandleJSON([]byte(`{"mode":"impact","symbol":"Target"}`), env) }()
+	go func() { done <- HandleJSON(context.Background(), []byte(`{"mode":"impact","symbol":"Target"}`), env) }()
 	select {
 	case a := <-done:
 		if a.Failed || !strings.Contains(a.Text, "8000 occurrences in 1 files") || !strings.Contains(a.Text, "Roles: call 8000") {

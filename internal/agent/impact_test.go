@@ -3,6 +3,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -97,7 +98,7 @@ func TestImpactAnswers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := HandleJSON([]byte(tt.req), env)
+			a := HandleJSON(context.Background(), []byte(tt.req), env)
 			if tt.wantErr != "" {
 				if !a.Failed || !strings.Contains(a.Text, tt.wantErr) {
 					t.Fatalf("want error %q, got:\n%s", tt.wantErr, a.Text)
@@ -138,7 +139,7 @@ func TestImpactCursorWalk(t *testing.T) {
 	}
 	root := writeFiles(t, files)
 	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
-	a := HandleJSON([]byte(`{"mode":"impact","symbol":"Widget"}`), env)
+	a := HandleJSON(context.Background(), []byte(`{"mode":"impact","symbol":"Widget"}`), env)
 	seen := map[int]bool{}
 	pages := 0
 	for {
@@ -172,7 +173,7 @@ func TestImpactCursorWalk(t *testing.T) {
 		if a.Details.Page.Done {
 			break
 		}
-		a = HandleJSON([]byte(fmt.Sprintf(`{"cursor":%q}`, a.Details.Cursor)), env)
+		a = HandleJSON(context.Background(), []byte(fmt.Sprintf(`{"cursor":%q}`, a.Details.Cursor)), env)
 	}
 	for i := 1; i <= want; i++ {
 		if !seen[i] {
@@ -183,8 +184,8 @@ func TestImpactCursorWalk(t *testing.T) {
 		t.Fatalf("%d items over %d pages, want %d over several", len(seen), pages, want)
 	}
 	// An impact cursor refuses what it cannot do.
-	tok := HandleJSON([]byte(`{"mode":"impact","symbol":"Widget"}`), env).Details.Cursor
-	if a := HandleJSON([]byte(fmt.Sprintf(`{"cursor":%q,"mode":"matches"}`, tok)), env); !a.Failed {
+	tok := HandleJSON(context.Background(), []byte(`{"mode":"impact","symbol":"Widget"}`), env).Details.Cursor
+	if a := HandleJSON(context.Background(), []byte(fmt.Sprintf(`{"cursor":%q,"mode":"matches"}`, tok)), env); !a.Failed {
 		t.Fatalf("matches mode on an impact cursor answered:\n%s", a.Text)
 	}
 }
@@ -200,7 +201,7 @@ func TestImpactLongPathsBounded(t *testing.T) {
 	}
 	root := writeFiles(t, files)
 	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
-	a := HandleJSON([]byte(`{"mode":"impact","symbol":"Widget"}`), env)
+	a := HandleJSON(context.Background(), []byte(`{"mode":"impact","symbol":"Widget"}`), env)
 	total := 0
 	for {
 		if a.Failed {
@@ -214,7 +215,7 @@ func TestImpactLongPathsBounded(t *testing.T) {
 		if a.Details.Page.Done {
 			break
 		}
-		a = HandleJSON([]byte(fmt.Sprintf(`{"cursor":%q}`, a.Details.Cursor)), env)
+		a = HandleJSON(context.Background(), []byte(fmt.Sprintf(`{"cursor":%q}`, a.Details.Cursor)), env)
 	}
 	if total != 100 {
 		t.Fatalf("%d items, want 100", total)

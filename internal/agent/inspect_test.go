@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -132,7 +133,7 @@ func TestInspectContinuation(t *testing.T) {
 	}
 	// An edited file refuses the continuation.
 	os.WriteFile(filepath.Join(root, "big.go"), []byte(bigFunc(n+1)), 0o644)
-	got := HandleJSON([]byte(fmt.Sprintf(`{"cursor":%q}`, tg.SourceCursor)), env)
+	got := HandleJSON(context.Background(), []byte(fmt.Sprintf(`{"cursor":%q}`, tg.SourceCursor)), env)
 	if !got.Failed || got.Details.Error.Code != CodeSourceChanged {
 		t.Fatalf("edited file continued: %+v", got.Details)
 	}
@@ -195,7 +196,7 @@ func TestInspectValidation(t *testing.T) {
 		`{"mode":"inspect","path":"a.go","line":3,"pattern":"x"}`,
 		`{"mode":"outline","pattern":"x"}`,
 	} {
-		if a := HandleJSON([]byte(req), env); !a.Failed || a.Details.Error.Code != CodeInvalidRequest {
+		if a := HandleJSON(context.Background(), []byte(req), env); !a.Failed || a.Details.Error.Code != CodeInvalidRequest {
 			t.Errorf("%s: %+v", req, a.Details.Error)
 		}
 	}

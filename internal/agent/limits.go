@@ -38,10 +38,10 @@ const (
 	maxProblems = 5
 )
 
-// ProgressEvery is how many searched files separate two Env.Progress calls.
+// ProgressEvery is how many searched files separate two progress reports.
 const ProgressEvery = 256
 
-// parseProgressEvery is how many parsed files separate two Env.Progress
+// parseProgressEvery is how many parsed files separate two progress
 // calls of an impact's parse stage (a parse costs far more than a read).
 const parseProgressEvery = 8
 

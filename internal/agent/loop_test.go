@@ -2,6 +2,7 @@ package agent
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -26,7 +27,7 @@ func askf(t *testing.T, env Env, format string, args ...any) *Answer {
 // failsWith answers req and checks it fails with code.
 func failsWith(t *testing.T, env Env, code, req string) {
 	t.Helper()
-	a := HandleJSON([]byte(req), env)
+	a := HandleJSON(context.Background(), []byte(req), env)
 	if !a.Failed || a.Details.Error == nil || a.Details.Error.Code != code {
 		t.Fatalf("%s: got %+v, want %s\n%s", req, a.Details.Error, code, a.Text)
 	}
@@ -171,7 +172,7 @@ func TestNextCallsExact(t *testing.T) {
 			if r.Cursor == "" && r.Mode != ModeInspect && r.Mode != ModeOutline && r.Mode != ModeImpact {
 				t.Fatalf("next call %s starts a new search", js)
 			}
-			got := Handle(r, env)
+			got := Handle(context.Background(), r, env)
 			if got.Failed {
 				t.Fatalf("next call %s failed: %s", js, got.Text)
 			}
@@ -263,7 +264,7 @@ func TestPathNamesFile(t *testing.T) {
 	if inspect == nil {
 		t.Fatalf("no inspect call suggested:\n%s", a.Text)
 	}
-	in := Handle(inspect, env)
+	in := Handle(context.Background(), inspect, env)
 	if in.Failed || len(in.Details.Targets) != 1 || in.Details.Targets[0].Decl == nil || in.Details.Targets[0].Decl.Name != "F" {
 		t.Fatalf("inspect of the file's match: %+v\n%s", in.Details.Targets, in.Text)
 	}
@@ -398,7 +399,7 @@ func TestSnapshotSlots(t *testing.T) {
 				}
 			}
 			for i, c := range cursors {
-				if a := HandleJSON([]byte(fmt.Sprintf(`{"cursor":%q}`, c)), env); a.Failed {
+				if a := HandleJSON(context.Background(), []byte(fmt.Sprintf(`{"cursor":%q}`, c)), env); a.Failed {
 					t.Fatalf("cursor of search %d lost: %s", i+1, a.Text)
 				}
 			}

@@ -3,6 +3,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -99,7 +100,7 @@ func TestNavigation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := HandleJSON([]byte(tt.req), env)
+			a := HandleJSON(context.Background(), []byte(tt.req), env)
 			if tt.wantErr != "" {
 				if !a.Failed || !strings.Contains(a.Text, tt.wantErr) {
 					t.Fatalf("want error %q, got:\n%s", tt.wantErr, a.Text)
@@ -131,7 +132,7 @@ func TestNavigationCursorWalk(t *testing.T) {
 	}
 	root := writeFiles(t, files)
 	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
-	a := HandleJSON([]byte(`{"mode":"imports","path":"lib/lib.go"}`), env)
+	a := HandleJSON(context.Background(), []byte(`{"mode":"imports","path":"lib/lib.go"}`), env)
 	seen := map[int]bool{}
 	pages := 0
 	for {
@@ -156,7 +157,7 @@ func TestNavigationCursorWalk(t *testing.T) {
 		if a.Details.Page.Done {
 			break
 		}
-		a = HandleJSON([]byte(fmt.Sprintf(`{"cursor":%q}`, a.Details.Cursor)), env)
+		a = HandleJSON(context.Background(), []byte(fmt.Sprintf(`{"cursor":%q}`, a.Details.Cursor)), env)
 	}
 	for i := 1; i <= n; i++ {
 		if !seen[i] {

@@ -358,11 +358,11 @@ func outlinePage(env Env, root string, subs, files []string, offset int, exports
 	detUsed := 0
 fill:
 	for next < len(files) {
-		if env.Cancelled != nil && env.Cancelled() {
+		if env.cancelled() {
 			return nil, &Error{Code: CodeCancelled, Msg: fmt.Sprintf("the outline was cancelled after %d files", next-offset)}
 		}
-		if env.Progress != nil && next > offset {
-			env.Progress(next - offset)
+		if env.reports() && next > offset {
+			env.progress(next - offset)
 		}
 		chunk := files[next:min(len(files), next+outlineChunk)]
 		for _, fo := range OutlineFiles(root, chunk, inputOf(env)) {

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -127,7 +128,7 @@ func TestCredentialStoresResolved(t *testing.T) {
 		fmt.Sprintf(`{"pattern":"needle","path":%q}`, filepath.Join(link, ".aws/credentials")),
 		`{"pattern":"needle","paths":["real-home/.kube/config"]}`,
 	} {
-		a := HandleJSON([]byte(req), env)
+		a := HandleJSON(context.Background(), []byte(req), env)
 		if !a.Failed || a.Details.Error.Code != CodePathForbidden || strings.Contains(a.Text, "PRIVATE") {
 			t.Errorf("%s: want %s, got %s", req, CodePathForbidden, a.Text)
 		}
@@ -208,7 +209,7 @@ func TestGitStoresByStructure(t *testing.T) {
 		`{"mode":"inspect","path":"store/config","line":1}`,
 		`{"mode":"outline","paths":["store"]}`,
 	} {
-		a := HandleJSON([]byte(req), env)
+		a := HandleJSON(context.Background(), []byte(req), env)
 		if !a.Failed || a.Details.Error.Code != CodePathForbidden {
 			t.Errorf("%s: want %s, got %s", req, CodePathForbidden, a.Text)
 		}
@@ -296,7 +297,7 @@ func TestSpecialFilesNoHang(t *testing.T) {
 			{req: fmt.Sprintf(`{"mode":"outline","path":%q}`, special)},
 		} {
 			done := make(chan *Answer, 1)
-			go func() { done <- HandleJSON([]byte(tc.req), env) }()
+			go func() { done <- HandleJSON(context.Background(), []byte(tc.req), env) }()
 			var a *Answer
 			select {
 			case a = <-done:
@@ -385,7 +386,7 @@ func TestAnswersBounded(t *testing.T) {
 		`{"pattern":"needle","mode":"matches","limit":100,"context":3}`,
 		`{"mode":"outline"}`,
 	} {
-		a := HandleJSON([]byte(req), env)
+		a := HandleJSON(context.Background(), []byte(req), env)
 		short := shortReq(req)
 		if len(a.Text) > snapshot.MaxResponseBytes {
 			t.Errorf("%s: text of %d bytes", short, len(a.Text))

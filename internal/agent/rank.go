@@ -104,10 +104,9 @@ func rankRequest(req *Request, env Env, root string) (*Answer, error) {
 	sc := scopeOf(req, env, root, subs)
 	roots, wo := sc.Roots(), sc.Walk
 	var skips skipCount
-	ix, st, err := rankindex.Load(rankindex.Options{
+	ix, st, err := rankindex.Load(env.context(), rankindex.Options{
 		Root: root, Roots: roots, Walk: wo, Input: sc.Input, Tag: "agent",
 		Open: openChecked, Skip: skips.skip, Store: env.Store,
-		Cancelled: env.Cancelled, Progress: env.Progress,
 	})
 	if errors.Is(err, rankindex.ErrCancelled) {
 		return nil, &Error{Code: CodeCancelled, Msg: "the rank index build was cancelled"}

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -115,7 +116,7 @@ func TestRankRelatedAndErrors(t *testing.T) {
 		`{"mode":"rank","related":{"path":"d0/none.txt","line":1}}`,
 		`{"mode":"rank","related":{"path":"d0/f00.txt","line":0}}`,
 	} {
-		if a := HandleJSON([]byte(req), env); !a.Failed {
+		if a := HandleJSON(context.Background(), []byte(req), env); !a.Failed {
 			t.Errorf("%s: accepted:\n%s", req, a.Text)
 		}
 	}

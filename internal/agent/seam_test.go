@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/evgrep/evgrep/internal/progress"
 	"github.com/evgrep/evgrep/snapshot"
 )
 
@@ -48,7 +50,7 @@ func TestRequestKeysExact(t *testing.T) {
 		`{"mode":"inspect","targets":[{"path":"a.txt","Line":1}]}`,
 		`{"mode":"rank","related":{"path":"a.txt","line":1,"line":2}}`,
 	} {
-		a := HandleJSON([]byte(req), env)
+		a := HandleJSON(context.Background(), []byte(req), env)
 		if !a.Failed || a.Details.Error == nil || a.Details.Error.Code != CodeInvalidRequest {
 			t.Errorf("%s: not refused:\n%s", req, a.Text)
 		}
@@ -129,8 +131,9 @@ func TestEveryModeCancelsAndReports(t *testing.T) {
 	}
 	for _, req := range reqs {
 		var calls atomic.Int64
-		env := Env{Store: snapshot.NewMemoryStore(), Cwd: root, Progress: func(int) { calls.Add(1) }}
-		if a := ask(t, env, req); calls.Load() == 0 {
+		env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+		ctx := progress.WithReporter(context.Background(), func(int) { calls.Add(1) })
+		if a := HandleJSON(ctx, []byte(req), env); a.Failed || calls.Load() == 0 {
 			t.Errorf("%s: no progress over %d files\n%s", req, nFiles, a.Text)
 		}
 	}
@@ -139,9 +142,8 @@ func TestEveryModeCancelsAndReports(t *testing.T) {
 	// cached yet).
 	root = tree(t, files)
 	for _, req := range reqs[:2] {
-		var polled atomic.Int64
-		env := Env{Store: snapshot.NewMemoryStore(), Cwd: root, Cancelled: func() bool { return polled.Add(1) > nFiles }}
-		a := HandleJSON([]byte(req), env)
+		env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
+		a := HandleJSON(cancelAfter(nFiles), []byte(req), env)
 		if !a.Failed || a.Details.Error == nil || a.Details.Error.Code != CodeCancelled {
 			t.Errorf("%s cancelled after the walk: %s", req, a.Text)
 		}
@@ -215,7 +217,7 @@ func TestCRLFModeSaid(t *testing.T) {
 	root := tree(t, map[string]string{"w.txt": "one\r\ntwo end\r\n"})
 	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
 	for _, req := range []string{`{"pattern":"\\r$"}`, `{"pattern":"end\\n"}`} {
-		a := HandleJSON([]byte(req), env)
+		a := HandleJSON(context.Background(), []byte(req), env)
 		if !a.Failed || a.Details.Error.Code != CodePattern || strings.Contains(a.Text, "--multiline") || !strings.Contains(a.Text, "rg --crlf") {
 			t.Errorf("%s:\n%s", req, a.Text)
 		}
@@ -306,12 +308,12 @@ func TestCursorOfAnotherMode(t *testing.T) {
 	env := Env{Store: snapshot.NewMemoryStore(), Cwd: root}
 	a := ask(t, env, `{"pattern":"x","mode":"summary"}`)
 	for _, mode := range []string{"rank", "impact", "outline"} {
-		b := HandleJSON([]byte(fmt.Sprintf(`{"cursor":%q,"mode":%q}`, a.Details.SummaryCursor, mode)), env)
+		b := HandleJSON(context.Background(), []byte(fmt.Sprintf(`{"cursor":%q,"mode":%q}`, a.Details.SummaryCursor, mode)), env)
 		if !b.Failed {
 			t.Errorf("mode %s with a search's cursor answered:\n%s", mode, b.Text)
 		}
 	}
-	if b := HandleJSON([]byte(`{"pattern":"x","mode":"nope"}`), env); !strings.Contains(b.Text, "structural") {
+	if b := HandleJSON(context.Background(), []byte(`{"pattern":"x","mode":"nope"}`), env); !strings.Contains(b.Text, "structural") {
 		t.Errorf("invalid mode: %s", b.Text)
 	}
 }

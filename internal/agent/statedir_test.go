@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -34,7 +35,7 @@ func TestRefusedStateFolder(t *testing.T) {
 	if a.Details.Cursor != "" || !strings.Contains(strings.Join(a.Details.Problems, "\n"), string(snapshot.CodeUnavailable)) {
 		t.Fatalf("cursor %q from a world-writable folder; problems %q", a.Details.Cursor, a.Details.Problems)
 	}
-	c := HandleJSON([]byte(fmt.Sprintf(`{"cursor":%q}`, good.Details.Cursor)), env)
+	c := HandleJSON(context.Background(), []byte(fmt.Sprintf(`{"cursor":%q}`, good.Details.Cursor)), env)
 	if c.Details.Error == nil || c.Details.Error.Code != string(snapshot.CodeUnavailable) {
 		t.Fatalf("old cursor in a refused folder: %s", c.Text)
 	}

@@ -155,25 +155,18 @@ func runStructural(r *Request, env Env, root string, m structural.Matcher, lang 
 	b := snapshot.NewItemsBuilder()
 	var files []*structFile
 	var keep structKeeper
-	cancelled := false
 	var seen atomic.Int64
 	var skips skipCount
-	_, err = astsearch.Run(&astsearch.Options{
+	_, err = astsearch.Run(env.context(), &astsearch.Options{
 		Roots: roots, Walk: wo, Lang: lang, Matcher: m, Literals: lits,
 		Skip: func(e walker.Entry) bool {
 			// Every file the walk yields passes here once: the progress.
-			if n := seen.Add(1); env.Progress != nil && n%ProgressEvery == 0 {
-				env.Progress(int(n))
+			if n := seen.Add(1); env.reports() && n%ProgressEvery == 0 {
+				env.progress(int(n))
 			}
 			return skips.skip(e.Path)
 		},
 		Open: openChecked,
-		Cancelled: func() bool {
-			if env.Cancelled != nil && env.Cancelled() {
-				cancelled = true
-			}
-			return cancelled
-		},
 		Read: func(p string, rev revisions.Revision) { b.AddFile(rel(p), rev) },
 	}, func(f *astsearch.File) {
 		if f.Err != nil {
@@ -194,11 +187,11 @@ func runStructural(r *Request, env Env, root string, m structural.Matcher, lang 
 		}
 		files = append(files, sf)
 	})
+	if err != nil && env.cancelled() {
+		return nil, nil, structProblems{}, &Error{Code: CodeCancelled, Msg: "the structural search was cancelled"}
+	}
 	if err != nil {
 		return nil, nil, structProblems{}, invalid("%v", err)
-	}
-	if cancelled {
-		return nil, nil, structProblems{}, &Error{Code: CodeCancelled, Msg: "the structural search was cancelled"}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
 	fill(b, files)

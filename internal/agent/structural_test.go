@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -33,7 +34,7 @@ func structuralEnv(t *testing.T) (Env, string) {
 
 func askJSON(t *testing.T, env Env, req string) *Answer {
 	t.Helper()
-	a := HandleJSON([]byte(req), env)
+	a := HandleJSON(context.Background(), []byte(req), env)
 	if len(a.Text) > responseBudget {
 		t.Fatalf("answer of %d bytes", len(a.Text))
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,7 +32,7 @@ func (r *run) agent() int {
 	}
 	cwd, _ := os.Getwd()
 	env := agent.Env{Store: snapshot.NewStore(agent.StateDir()), Cwd: cwd}
-	ans := agent.HandleJSON(data, env)
+	ans := agent.HandleJSON(context.Background(), data, env)
 	if r.cfg.AgentFormat == "json" {
 		b, _ := json.Marshal(ans)
 		r.out.Write(b)

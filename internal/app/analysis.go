@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -65,7 +66,7 @@ func (r *run) analysis(wopts walker.Options) int {
 	// The command line's scope flags (ignore rules, hidden, globs, types,
 	// depth, size, links, -E) make the analysis's walk, as for a search.
 	sc := &scope.Scope{Walk: wopts, Input: cfg.Pipeline.Input}
-	a := agent.HandleFull(req, agent.Env{Cwd: cwd, Scope: sc})
+	a := agent.HandleFull(context.Background(), req, agent.Env{Cwd: cwd, Scope: sc})
 	if a.Failed {
 		msg := a.Text
 		if e := a.Details.Error; e != nil {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -54,7 +55,7 @@ func (r *run) rank(wopts walker.Options) int {
 	}
 	cwd, _ := os.Getwd()
 	wopts.SkipGitDir = true
-	ix, _, err := rankindex.Load(rankindex.Options{
+	ix, _, err := rankindex.Load(context.Background(), rankindex.Options{
 		Root: cwd, Roots: r.cfg.Paths, Walk: wopts,
 		Input: r.cfg.Pipeline.Input,
 		Store: snapshot.NewStore(snapshot.DefaultStateDir()),

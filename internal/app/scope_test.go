@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -187,7 +188,7 @@ func TestAgentModesReadWhatRGFilesLists(t *testing.T) {
 		for _, m := range modes {
 			t.Run(m.name+" "+sc.fields, func(t *testing.T) {
 				req := "{" + m.req + "," + sc.fields + `,"path":` + quoteJSON(root) + "}"
-				a := agent.HandleJSON([]byte(req), agent.Env{Cwd: root, Store: snapshot.NewMemoryStore()})
+				a := agent.HandleJSON(context.Background(), []byte(req), agent.Env{Cwd: root, Store: snapshot.NewMemoryStore()})
 				if a.Failed {
 					t.Fatalf("%s: %s", req, a.Text)
 				}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -115,7 +116,7 @@ func (r *run) structuralSearch(wopts walker.Options) int {
 		done = append(done, k)
 	}
 	for _, q := range queries {
-		_, err := astsearch.Run(&astsearch.Options{
+		_, err := astsearch.Run(context.Background(), &astsearch.Options{
 			Roots: cfg.Paths, Walk: wopts, Lang: q.lang, Matcher: q.m, Rules: q.rules, Literals: q.lits,
 		}, each)
 		if err != nil {

@@ -3,6 +3,7 @@ package astsearch
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -187,7 +188,7 @@ func evgrepSpans(t *testing.T, lang *structural.Lang, m structural.Matcher, lits
 	t.Helper()
 	wo := walkerOptions()
 	var spans []span
-	_, err := Run(&Options{Roots: []string{dir}, Walk: wo, Lang: lang, Matcher: m, Literals: lits}, func(f *File) {
+	_, err := Run(context.Background(), &Options{Roots: []string{dir}, Walk: wo, Lang: lang, Matcher: m, Literals: lits}, func(f *File) {
 		if f.Err != nil {
 			t.Errorf("%s: %v", f.Path, f.Err)
 		}

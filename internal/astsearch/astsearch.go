@@ -10,6 +10,7 @@ package astsearch
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/evgrep/evgrep/internal/oserr"
 	"github.com/evgrep/evgrep/internal/pipeline"
+	"github.com/evgrep/evgrep/internal/progress"
 	"github.com/evgrep/evgrep/internal/search"
 	"github.com/evgrep/evgrep/matcher"
 	"github.com/evgrep/evgrep/revisions"
@@ -50,8 +52,6 @@ type Options struct {
 	// Open, when set, opens a file in place of os.Open (the agent's
 	// link-free, checked open).
 	Open func(path string) (*os.File, error)
-	// Cancelled, when set, is asked before each file; true stops the walk.
-	Cancelled func() bool
 	// Read, when set, is called (under the same lock as each) for every
 	// file read whole, with the revision read.
 	Read func(path string, rev revisions.Revision)
@@ -88,8 +88,9 @@ type Stats struct {
 // match or an error, from the pipeline's workers (each is called from
 // one goroutine at a time, under a lock). The error is the walk's
 // (options that do not compile); per-file read errors go to
-// opts.Walk.OnError.
-func Run(o *Options, each func(*File)) (Stats, error) {
+// opts.Walk.OnError. ctx is polled before each file: once it is
+// cancelled the walk stops and Run returns ctx's error.
+func Run(ctx context.Context, o *Options, each func(*File)) (Stats, error) {
 	mo := matcher.Options{CRLF: true, LineTerminator: '\n', Fixed: true}
 	if len(o.Literals) > 0 {
 		mo.Patterns = []string{o.Literals[0]}
@@ -103,13 +104,17 @@ func Run(o *Options, each func(*File)) (Stats, error) {
 		Search: search.Config{LineTerm: '\n', CRLF: true},
 		Binary: pipeline.Binary{Implicit: search.BinaryQuit, Explicit: search.BinaryQuit},
 	}
-	r := &run{o: o, each: each}
+	r := &run{ctx: ctx, o: o, each: each}
 	err = pipeline.Run(o.Roots, popts, m, func() pipeline.Sink { return &sink{r: r} })
+	if err == nil && r.stopped.Load() {
+		err = ctx.Err()
+	}
 	return Stats{Seen: r.seen.Load(), Read: r.read.Load(), Parsed: r.parsed.Load()}, err
 }
 
 // run is what the workers of one search share.
 type run struct {
+	ctx                context.Context
 	o                  *Options
 	each               func(*File)
 	mu                 sync.Mutex
@@ -130,7 +135,7 @@ func (s *sink) Begin(e walker.Entry) (bool, bool) {
 	if s.r.stopped.Load() {
 		return false, false
 	}
-	if o.Cancelled != nil && o.Cancelled() {
+	if progress.Cancelled(s.r.ctx) {
 		s.r.stopped.Store(true)
 		return false, false
 	}

@@ -1,6 +1,7 @@
 package astsearch
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
@@ -91,7 +92,7 @@ func TestRewriteAgainstAstGrep(t *testing.T) {
 		}
 		var got []byte
 		var diff string
-		_, err = Run(&Options{Roots: []string{filepath.Join(fixtures, c.file)}, Walk: walkerOptions(), Lang: lang, Matcher: p, Literals: p.Literals()}, func(f *File) {
+		_, err = Run(context.Background(), &Options{Roots: []string{filepath.Join(fixtures, c.file)}, Walk: walkerOptions(), Lang: lang, Matcher: p, Literals: p.Literals()}, func(f *File) {
 			edits := Edits(f, c.template)
 			got = Apply(f.Src, edits)
 			diff = UnifiedDiff("f", f.Src, edits)

@@ -1,6 +1,7 @@
 package astsearch
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,7 +46,7 @@ func TestRulesAgainstAstGrep(t *testing.T) {
 		var got []span
 		for _, sub := range paths {
 			wo := walkerOptions()
-			_, err := Run(&Options{Roots: []string{filepath.Join(cdir, sub)}, Walk: wo, Lang: rules[0].Lang, Rules: rules, Literals: rules[0].Literals()}, func(f *File) {
+			_, err := Run(context.Background(), &Options{Roots: []string{filepath.Join(cdir, sub)}, Walk: wo, Lang: rules[0].Lang, Rules: rules, Literals: rules[0].Literals()}, func(f *File) {
 				if f.Err != nil {
 					t.Errorf("%s: %v", f.Path, f.Err)
 				}

@@ -273,10 +273,10 @@ func TestHTTPSessionFlood(t *testing.T) {
 	release := make(chan struct{})
 	started := make(chan struct{})
 	inner := h.srv.call
-	h.srv.call = func(data []byte, env agent.Env) *agent.Answer {
+	h.srv.call = func(ctx context.Context, data []byte, env agent.Env) *agent.Answer {
 		close(started)
 		<-release
-		return inner(data, env)
+		return inner(ctx, data, env)
 	}
 	done := make(chan struct{})
 	go func() {
@@ -330,11 +330,11 @@ func TestHTTPTimeouts(t *testing.T) {
 	const timeout = 300 * time.Millisecond
 	h := newHTTPHandler(newServer(testTree(t)), Options{})
 	slow := h.srv.call
-	h.srv.call = func(data []byte, env agent.Env) *agent.Answer {
+	h.srv.call = func(ctx context.Context, data []byte, env agent.Env) *agent.Answer {
 		if strings.Contains(string(data), "slow") {
 			time.Sleep(3 * timeout)
 		}
-		return slow(data, env)
+		return slow(ctx, data, env)
 	}
 	srv := httptest.NewUnstartedServer(h)
 	srv.Config = newHTTPServer(h, timeout, timeout)

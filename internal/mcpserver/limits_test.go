@@ -70,13 +70,13 @@ func TestPingWhileSearching(t *testing.T) {
 	s := newServer(testTree(t))
 	release := make(chan struct{})
 	var running, peak atomic.Int64
-	s.call = func(data []byte, env agent.Env) *agent.Answer {
+	s.call = func(ctx context.Context, data []byte, env agent.Env) *agent.Answer {
 		n := running.Add(1)
 		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
 		}
 		<-release
 		running.Add(-1)
-		return agent.HandleJSON(data, env)
+		return agent.HandleJSON(ctx, data, env)
 	}
 	cs := connectStdio(t, s)
 	var wg sync.WaitGroup
@@ -236,8 +236,8 @@ func TestProgressAndCancel(t *testing.T) {
 	}
 	s := newServer(root)
 	answers := make(chan *agent.Answer, 2)
-	s.call = func(data []byte, env agent.Env) *agent.Answer {
-		a := agent.HandleJSON(data, env)
+	s.call = func(ctx context.Context, data []byte, env agent.Env) *agent.Answer {
+		a := agent.HandleJSON(ctx, data, env)
 		answers <- a
 		return a
 	}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -272,7 +273,7 @@ func TestInitializeVersions(t *testing.T) {
 // the session goes on.
 func TestPanicIsInternalError(t *testing.T) {
 	s := newServer(t.TempDir())
-	s.call = func([]byte, agent.Env) *agent.Answer { panic("boom") }
+	s.call = func(context.Context, []byte, agent.Env) *agent.Answer { panic("boom") }
 	var out bytes.Buffer
 	in := strings.Join([]string{initLine("2025-06-18"), initializedLine, toolCall(`{"pattern":"x"}`), sentinel}, "\n")
 	if err := s.serveStdio(t.Context(), io.NopCloser(strings.NewReader(in)), &out); err != nil {
@@ -338,8 +339,8 @@ func TestStdioEndCancels(t *testing.T) {
 	s := newServer(t.TempDir())
 	s.drain = 100 * time.Millisecond
 	cancelled := make(chan struct{})
-	s.call = func(_ []byte, env agent.Env) *agent.Answer {
-		for !env.Cancelled() {
+	s.call = func(ctx context.Context, _ []byte, env agent.Env) *agent.Answer {
+		for ctx.Err() == nil {
 			time.Sleep(time.Millisecond)
 		}
 		close(cancelled)

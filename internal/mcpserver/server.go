@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/evgrep/evgrep/internal/agent"
+	"github.com/evgrep/evgrep/internal/progress"
 	"github.com/evgrep/evgrep/snapshot"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -42,7 +43,7 @@ type server struct {
 	cwd string
 	now func() time.Time
 	// call answers a tool call (agent.HandleJSON; tests replace it).
-	call func(data []byte, env agent.Env) *agent.Answer
+	call func(ctx context.Context, data []byte, env agent.Env) *agent.Answer
 	// budget is the snapshot memory of all sessions (snapshotBudget).
 	budget int64
 	// drain is how long the end of stdin waits for answers (stdioDrain).
@@ -153,11 +154,12 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 	if len(args) == 0 || string(args) == "null" {
 		args = []byte("{}")
 	}
-	env := agent.Env{Store: st.store, Cwd: s.cwd, Cancelled: func() bool { return ctx.Err() != nil }}
+	env := agent.Env{Store: st.store, Cwd: s.cwd}
+	actx := ctx
 	if token := req.Params.GetProgressToken(); token != nil {
-		env.Progress = progress(ctx, req.Session, token)
+		actx = progress.WithReporter(ctx, notifier(ctx, req.Session, token))
 	}
-	ans := s.call(args, env)
+	ans := s.call(actx, args, env)
 	s.enforceBudget(st)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -169,10 +171,10 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 	}, nil
 }
 
-// progress returns an agent.Env.Progress that sends notifications/progress
+// notifier returns a progress.Reporter that sends notifications/progress
 // for token, each with a greater count than the last (the walk calls it
 // from several goroutines).
-func progress(ctx context.Context, ss *mcp.ServerSession, token any) func(int) {
+func notifier(ctx context.Context, ss *mcp.ServerSession, token any) progress.Reporter {
 	var mu sync.Mutex
 	last := 0
 	return func(files int) {

@@ -7,6 +7,7 @@ package rankindex
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/internal/pipeline"
+	"github.com/evgrep/evgrep/internal/progress"
 	"github.com/evgrep/evgrep/rank"
 	"github.com/evgrep/evgrep/revisions"
 	"github.com/evgrep/evgrep/snapshot"
@@ -45,12 +47,6 @@ type Options struct {
 	// Input decodes each file as a search over the same scope reads it
 	// (byte-order marks, -E), so chunks and their lines are the search's.
 	Input input.Options
-	// Cancelled, when set, is polled for each file walked and read: once
-	// it reports true the build stops and Load returns ErrCancelled.
-	Cancelled func() bool
-	// Progress, when set, hears of every ProgressEvery files walked and
-	// every ProgressEvery read (from several goroutines).
-	Progress func(files int)
 	// Tag keeps caches apart that differ in what Skip leaves out (the
 	// agent's policy): it is part of the cache's key.
 	Tag string
@@ -68,8 +64,12 @@ type Stats struct {
 	CacheErr error
 }
 
-// Load builds the index of the files o names.
-func Load(o Options) (*rank.Index, Stats, error) {
+// Load builds the index of the files o names. ctx is polled for each
+// file walked and read: once it is cancelled the build stops and Load
+// returns ErrCancelled; its progress.Reporter hears of every
+// ProgressEvery files walked and every ProgressEvery read (from several
+// goroutines).
+func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	var st Stats
 	root, err := filepath.Abs(o.Root)
 	if err != nil {
@@ -85,7 +85,7 @@ func Load(o Options) (*rank.Index, Stats, error) {
 	}
 	var mu sync.Mutex
 	var paths []string
-	tk := &ticker{o: &o}
+	tk := &ticker{ctx: ctx}
 	err = pipeline.Files(roots, o.Walk, func(e walker.Entry) bool {
 		if !tk.tick() {
 			return false
@@ -303,15 +303,15 @@ func cacheKey(root string, roots []string, w walker.Options, in input.Options, t
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// ErrCancelled is Load's error when Options.Cancelled stopped the build.
+// ErrCancelled is Load's error when its context was cancelled.
 var ErrCancelled = errors.New("the index build was cancelled")
 
-// ProgressEvery is how many files separate two Options.Progress calls.
+// ProgressEvery is how many files separate two progress reports.
 const ProgressEvery = 256
 
 // ticker reports progress and polls the cancel check of one build.
 type ticker struct {
-	o    *Options
+	ctx  context.Context
 	n    atomic.Int64
 	stop atomic.Bool
 }
@@ -321,12 +321,12 @@ func (t *ticker) tick() bool {
 	if t.stop.Load() {
 		return false
 	}
-	if t.o.Cancelled != nil && t.o.Cancelled() {
+	if progress.Cancelled(t.ctx) {
 		t.stop.Store(true)
 		return false
 	}
-	if n := t.n.Add(1); t.o.Progress != nil && n%ProgressEvery == 0 {
-		t.o.Progress(int(n))
+	if n := t.n.Add(1); n%ProgressEvery == 0 {
+		progress.Report(t.ctx, int(n))
 	}
 	return true
 }

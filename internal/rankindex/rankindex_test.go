@@ -1,6 +1,7 @@
 package rankindex
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -31,7 +32,7 @@ func writeTree(t *testing.T, dir string, n int) {
 func load(t *testing.T, root string, store *snapshot.Store) (*rank.Index, Stats) {
 	t.Helper()
 	wo := walker.DefaultOptions()
-	ix, st, err := Load(Options{Root: root, Walk: wo, Store: store})
+	ix, st, err := Load(context.Background(), Options{Root: root, Walk: wo, Store: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestSkipAndCorruptCache(t *testing.T) {
 	memoReset()
 	wo := walker.DefaultOptions()
 	store := snapshot.NewStore(state)
-	ix, _, err := Load(Options{Root: root, Walk: wo, Store: store, Skip: func(p string) bool { return strings.Contains(p, "pkg2") }})
+	ix, _, err := Load(context.Background(), Options{Root: root, Walk: wo, Store: store, Skip: func(p string) bool { return strings.Contains(p, "pkg2") }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestSkipAndCorruptCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	memoReset()
-	ix, st, err := Load(Options{Root: root, Walk: wo, Store: store})
+	ix, st, err := Load(context.Background(), Options{Root: root, Walk: wo, Store: store})
 	if err != nil || st.CacheErr == nil || st.Chunked != 6 || !st.Saved || ix.Files() != 6 {
 		t.Errorf("corrupt cache: %+v %v", st, err)
 	}
