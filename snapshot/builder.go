@@ -186,14 +186,7 @@ func normRange(r Range) Range {
 func (b *Builder) Build(meta Meta) *Snapshot {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	s := &Snapshot{Meta: meta}
-	s.Meta.Options = nil
-	if len(meta.Options) > 0 {
-		s.Meta.Options = make(map[string]string, len(meta.Options))
-		for k, v := range meta.Options {
-			s.Meta.Options[k] = v
-		}
-	}
+	s := &Snapshot{Meta: meta.clone()}
 	s.lines = make([]Line, len(b.kept))
 	for i, k := range b.kept {
 		s.lines[i] = k.line

@@ -34,6 +34,10 @@ import (
 //	  uvarint file index, uvarint Line, uvarint EndLine, varint Start,
 //	  varint End, string Group, string Label, 8 bytes Score (IEEE 754,
 //	  little endian), string Text
+//	(format version 3 on) byte Meta.Analysis, uvarint count of lists,
+//	  then per list (keys in order) string key, uvarint length, strings;
+//	  uvarint count of number lists, then per list (keys in order) string
+//	  key, uvarint length, varints
 //
 // where a string or bytes value is a uvarint length and the bytes. Totals,
 // match numbers and per-file retained counts are derived. Decoding checks
@@ -41,7 +45,11 @@ import (
 // never a malformed snapshot.
 const (
 	fileMagic   = "EVGSNAP"
-	fileVersion = 2
+	fileVersion = 3
+	// fileVersionItems is the format before typed metadata (no
+	// Meta.Analysis, Lists or Numbers): its searches still decode, its
+	// analyses do not (which analysis they hold is not known).
+	fileVersionItems = 2
 	// fileVersionLines is the format before analyses (no Analysis byte);
 	// its files still decode.
 	fileVersionLines = 1
@@ -133,9 +141,37 @@ func payload(s *Snapshot) []byte {
 	}
 	if !s.analysis {
 		w.buf = append(w.buf, 0)
-		return w.buf
+	} else {
+		w.buf = append(w.buf, 1)
+		w.items(s)
 	}
-	w.buf = append(w.buf, 1)
+	w.meta(&s.Meta)
+	return w.buf
+}
+
+// meta writes the typed metadata (format version 3).
+func (w *writer) meta(m *Meta) {
+	w.buf = append(w.buf, byte(m.Analysis))
+	w.uvarint(uint64(len(m.Lists)))
+	for _, k := range sortedKeys(m.Lists) {
+		w.str(k)
+		w.uvarint(uint64(len(m.Lists[k])))
+		for _, v := range m.Lists[k] {
+			w.str(v)
+		}
+	}
+	w.uvarint(uint64(len(m.Numbers)))
+	for _, k := range sortedKeys(m.Numbers) {
+		w.str(k)
+		w.uvarint(uint64(len(m.Numbers[k])))
+		for _, v := range m.Numbers[k] {
+			w.varint(v)
+		}
+	}
+}
+
+// items writes an analysis's items.
+func (w *writer) items(s *Snapshot) {
 	w.uvarint(uint64(s.Totals.Lines))
 	w.uvarint(uint64(len(s.items)))
 	for _, it := range s.items {
@@ -149,7 +185,6 @@ func payload(s *Snapshot) []byte {
 		w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(it.Score))
 		w.str(it.Text)
 	}
-	return w.buf
 }
 
 // decodeSnapshot parses a snapshot file held in memory; see readSnapshotFrom.
@@ -228,6 +263,7 @@ const (
 	// the map's own share).
 	indexEntryCost = 64
 	optionCost     = 2 * indexEntryCost
+	stringCost     = int(unsafe.Sizeof(""))
 )
 
 // decodeCost is what readSnapshotFrom charges to decode the file of s
@@ -238,6 +274,15 @@ func decodeCost(s *Snapshot, rawLen int) int {
 	n := max(rawLen, 255) + 1 + len(s.ID) + len(s.Meta.Root)
 	for k, v := range s.Meta.Options {
 		n += optionCost + len(k) + len(v)
+	}
+	for k, v := range s.Meta.Lists {
+		n += optionCost + len(k)
+		for _, x := range v {
+			n += stringCost + len(x)
+		}
+	}
+	for k, v := range s.Meta.Numbers {
+		n += optionCost + len(k) + 8*len(v)
 	}
 	for _, f := range s.files {
 		n += fileCost + len(f.Path)
@@ -268,7 +313,7 @@ func parsePayloadWithin(raw []byte, budget int) (s *Snapshot, err error) {
 		return nil, errors.New("not a snapshot file")
 	}
 	version := r.take(1)
-	if len(version) != 1 || version[0] != fileVersion && version[0] != fileVersionLines {
+	if len(version) != 1 || version[0] != fileVersion && version[0] != fileVersionItems && version[0] != fileVersionLines {
 		return nil, errors.New("unknown snapshot format version")
 	}
 	s = &Snapshot{}
@@ -344,6 +389,12 @@ func parsePayloadWithin(raw []byte, budget int) (s *Snapshot, err error) {
 	if version[0] != fileVersionLines {
 		offered = r.items(s)
 	}
+	switch {
+	case version[0] == fileVersion:
+		r.meta(&s.Meta)
+	case s.analysis:
+		r.fail("an analysis of an older format")
+	}
 	if r.err == nil && len(r.buf) != 0 {
 		r.fail("trailing data")
 	}
@@ -360,6 +411,52 @@ func parsePayloadWithin(raw []byte, budget int) (s *Snapshot, err error) {
 	}
 	s.finish()
 	return s, nil
+}
+
+// meta reads the typed metadata into m.
+func (r *reader) meta(m *Meta) {
+	a := r.take(1)
+	if len(a) != 1 || !Analysis(a[0]).Valid() {
+		r.fail("bad analysis kind")
+		return
+	}
+	m.Analysis = Analysis(a[0])
+	prev := ""
+	if n := r.count(2, maxMetaKeys, optionCost); n > 0 {
+		m.Lists = make(map[string][]string, n)
+		for i := 0; i < n && r.err == nil; i++ {
+			k := r.strMax(maxMetaKeyBytes)
+			if i > 0 && k <= prev {
+				r.fail("lists out of order")
+				return
+			}
+			prev = k
+			nv := r.count(1, math.MaxInt, stringCost)
+			v := make([]string, 0, nv)
+			for j := 0; j < nv && r.err == nil; j++ {
+				v = append(v, r.str())
+			}
+			m.Lists[k] = v
+		}
+	}
+	prev = ""
+	if n := r.count(2, maxMetaKeys, optionCost); n > 0 {
+		m.Numbers = make(map[string][]int64, n)
+		for i := 0; i < n && r.err == nil; i++ {
+			k := r.strMax(maxMetaKeyBytes)
+			if i > 0 && k <= prev {
+				r.fail("numbers out of order")
+				return
+			}
+			prev = k
+			nv := r.count(1, math.MaxInt, 8)
+			v := make([]int64, 0, nv)
+			for j := 0; j < nv && r.err == nil; j++ {
+				v = append(v, r.varint())
+			}
+			m.Numbers[k] = v
+		}
+	}
 }
 
 // items reads the Analysis byte and, for an analysis, its items into s;

@@ -77,7 +77,8 @@ func mustSnapshot(t testing.TB, tag string, files int) *Snapshot {
 func sameSnapshot(t testing.TB, got, want *Snapshot) {
 	t.Helper()
 	if got.ID != want.ID || got.Meta.Root != want.Meta.Root || !got.Meta.Created.Equal(want.Meta.Created) ||
-		!reflect.DeepEqual(got.Meta.Options, want.Meta.Options) {
+		!reflect.DeepEqual(got.Meta.Options, want.Meta.Options) || got.Meta.Analysis != want.Meta.Analysis ||
+		!reflect.DeepEqual(got.Meta.Lists, want.Meta.Lists) || !reflect.DeepEqual(got.Meta.Numbers, want.Meta.Numbers) {
 		t.Fatalf("meta differs: %+v %s vs %+v %s", got.Meta, got.ID, want.Meta, want.ID)
 	}
 	if got.Totals != want.Totals {

@@ -125,14 +125,7 @@ func (b *ItemsBuilder) Full() bool {
 func (b *ItemsBuilder) Build(meta Meta) *Snapshot {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	s := &Snapshot{Meta: meta, analysis: true}
-	s.Meta.Options = nil
-	if len(meta.Options) > 0 {
-		s.Meta.Options = make(map[string]string, len(meta.Options))
-		for k, v := range meta.Options {
-			s.Meta.Options[k] = v
-		}
-	}
+	s := &Snapshot{Meta: meta.clone(), analysis: true}
 	s.items = append([]Item(nil), b.items...)
 	for _, f := range b.files {
 		if f.lines == 0 {

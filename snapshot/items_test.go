@@ -9,8 +9,13 @@ import (
 	"testing"
 )
 
-// goldenAnalysisPath is an analysis snapshot written by format version 2.
-var goldenAnalysisPath = filepath.Join("..", "testdata", "snapshot", "v2-analysis.snap")
+// goldenAnalysisPath is an analysis snapshot written by format version 3
+// (typed metadata); oldAnalysisPath one written by version 2, whose kind
+// of analysis is not known.
+var (
+	goldenAnalysisPath = filepath.Join("..", "testdata", "snapshot", "v3-analysis.snap")
+	oldAnalysisPath    = filepath.Join("..", "testdata", "snapshot", "v2-analysis.snap")
+)
 
 // analysisItems returns n deterministic items over a few files, some with
 // unknown byte spans, scores and multi-line spans.
@@ -39,7 +44,11 @@ func goldenAnalysis(t testing.TB) *Snapshot {
 		b.Add(it)
 	}
 	b.AddFile("a/no-items.go", revOf("a/no-items.go"))
-	s := b.Build(testMeta("/root/a"))
+	meta := testMeta("/root/a")
+	meta.Analysis = AnalysisImpact
+	meta.Lists = map[string][]string{"glob": {"*.go", "!vendor/**"}, "paths": {"a", "b c"}, "z": {}}
+	meta.Numbers = map[string][]int64{"lines": {1, -7, 1 << 40}, "one": {0}}
+	s := b.Build(meta)
 	s.ID = "fedcba9876543210fedcba9876543210"
 	return s
 }
@@ -65,7 +74,18 @@ func TestGoldenAnalysisFile(t *testing.T) {
 	}
 	sameSnapshot(t, got, want)
 	if !bytes.Equal(decompress(t, data), payload(want)) {
-		t.Error("the encoder no longer writes format version 2 as the golden file has it; change fileVersion")
+		t.Error("the encoder no longer writes format version 3 as the golden file has it; change fileVersion")
+	}
+	if got.Meta.Fingerprint() != want.Meta.Fingerprint() || got.Meta.Fingerprint() == Fingerprint(want.Meta.Options) {
+		t.Error("the fingerprint does not cover the analysis, lists and numbers")
+	}
+	// An analysis of format version 2 does not say which it is: refused.
+	old, err := os.ReadFile(oldAnalysisPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := decodeSnapshot(old); err == nil {
+		t.Error("an analysis snapshot of format version 2 decoded")
 	}
 }
 

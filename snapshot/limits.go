@@ -133,3 +133,10 @@ const (
 	// operations.
 	maxLockWait = 2 * time.Second
 )
+
+// The bounds of a snapshot's typed metadata (Meta.Lists, Meta.Numbers) as
+// decoded: how many named lists of each, and the longest name.
+const (
+	maxMetaKeys     = 64
+	maxMetaKeyBytes = 64
+)

@@ -1,12 +1,8 @@
 package snapshot
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"path/filepath"
 	"sort"
-	"time"
 
 	"github.com/evgrep/evgrep/revisions"
 )
@@ -75,50 +71,6 @@ type Totals struct {
 	Retained int
 	// Partial is true when some match lines were not retained.
 	Partial bool
-}
-
-// Meta describes the search a snapshot holds.
-type Meta struct {
-	// Root is the absolute, symlink-resolved root of the search (see
-	// NormalizeRoot).
-	Root string
-	// Options are the normalized request options that define the search
-	// (pattern, literal, ignoreCase, globs, paths…), each encoded by the
-	// caller as a string (lists in a fixed order). Options that only shape
-	// the answer (limit, mode, context) do not belong here.
-	Options map[string]string
-	// Created is when the search ran.
-	Created time.Time
-}
-
-// Fingerprint returns the options fingerprint of the search.
-func (m Meta) Fingerprint() string { return Fingerprint(m.Options) }
-
-// Fingerprint returns a stable fingerprint of an options map: 32 hex digits
-// of a SHA-256 over the sorted, length-prefixed keys and values. Equal maps
-// give equal fingerprints in every process and version.
-func Fingerprint(opts map[string]string) string {
-	keys := sortedKeys(opts)
-	h := sha256.New()
-	var n [binary.MaxVarintLen64]byte
-	put := func(s string) {
-		h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
-		h.Write([]byte(s))
-	}
-	for _, k := range keys {
-		put(k)
-		put(opts[k])
-	}
-	return hex.EncodeToString(h.Sum(nil)[:16])
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // NormalizeRoot returns path made absolute, cleaned and with symbolic

@@ -138,14 +138,14 @@ func analysisRequest(req *Request, env Env, root string) (*Answer, error) {
 
 // continueAnalysis answers an items cursor.
 func continueAnalysis(req *Request, env Env, snap *snapshot.Snapshot, cur snapshot.Cursor) (*Answer, error) {
-	switch snap.Meta.Options[optKind] {
-	case kindImpact:
+	switch snap.Meta.Analysis {
+	case snapshot.AnalysisImpact:
 		if req.Pattern != "" || req.Path != "" || len(req.Paths) > 0 || (req.Mode != "" && req.Mode != ModeImpact) {
 			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "an impact cursor only pages the impact: {\"cursor\":…} alone"}
 		}
 		return impactPage(env, snap, cur.Offset, false)
-	case kindImports, kindTests:
-		if req.Pattern != "" || req.Path != "" || len(req.Paths) > 0 || (req.Mode != "" && req.Mode != snap.Meta.Options[optKind]) {
+	case snapshot.AnalysisImports, snapshot.AnalysisTests:
+		if req.Pattern != "" || req.Path != "" || len(req.Paths) > 0 || (req.Mode != "" && req.Mode != snap.Meta.Analysis.String()) {
 			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "a navigation cursor only pages its answer: {\"cursor\":…} alone"}
 		}
 		return navPage(env, snap, cur.Offset, false)

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/evgrep/evgrep/internal/oserr"
 	"github.com/evgrep/evgrep/internal/pipeline"
@@ -71,7 +70,7 @@ func runSearch(r *Request, env Env, root string, subPaths []string) (*searchResu
 		return nil, &Error{Code: CodeCancelled, Msg: fmt.Sprintf("the search was cancelled after %d files", w.seen.Load())}
 	}
 	res.problems = withNote(res.problems, w.skips.note())
-	res.snap = b.Build(snapshot.Meta{Root: root, Options: r.searchOptions(), Created: time.Now()})
+	res.snap = b.Build(r.searchMeta(root))
 	return res, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -72,7 +73,6 @@ type ImpactResult struct {
 
 // Snapshot options of an impact analysis.
 const (
-	kindImpact       = "impact"
 	optImpName       = "impact.name"
 	optImpTarget     = "impact.target"
 	optImpBudget     = "impact.budget"
@@ -449,13 +449,12 @@ func RunImpact(spec ImpactSpec) (*ImpactResult, error) {
 		b.AddFile(f.path, f.rev)
 		addImpactItems(b, f)
 	}
-	res.Snap = b.Build(snapshot.Meta{Root: spec.Root, Created: time.Now(), Options: map[string]string{
-		optKind: kindImpact, optImpName: name, optImpTarget: target,
+	res.Snap = b.Build(snapshot.Meta{Root: spec.Root, Analysis: snapshot.AnalysisImpact, Created: time.Now(), Options: map[string]string{
+		optImpName: name, optImpTarget: target,
 		optImpBudget: strconv.Itoa(budget), optImpParsed: strconv.Itoa(res.Parsed),
 		optImpOverBudget: strconv.Itoa(res.OverBudget), optImpSearched: strconv.Itoa(res.Searched),
-		"hidden": strconv.FormatBool(spec.Hidden), "glob": strings.Join(spec.Glob, "\x00"),
-		"exclude": strings.Join(spec.Exclude, "\x00"), "paths": strings.Join(spec.Subs, "\x00"),
-	}})
+		"hidden": strconv.FormatBool(spec.Hidden),
+	}, Lists: map[string][]string{"glob": slices.Clone(spec.Glob), "exclude": slices.Clone(spec.Exclude), "paths": slices.Clone(spec.Subs)}})
 	return res, nil
 }
 

@@ -2,12 +2,10 @@ package agent
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -81,8 +79,6 @@ func uncovered(ranges []shownRange, first, last int) ([][2]int, []int) {
 // snapshot that records the file's revision and the remaining line range,
 // so replaying one gives the same page and a changed file is refused.
 const (
-	optKind  = "kind"
-	kindSrc  = "source"
 	optPath  = "source.path"
 	optFirst = "source.first"
 	optLast  = "source.last"
@@ -94,14 +90,12 @@ func newSourceCursor(env Env, root, path string, rev revisions.Revision, first, 
 	if env.Store == nil {
 		return "", errors.New("no snapshot store")
 	}
-	revJSON, _ := json.Marshal(rev)
-	opts := map[string]string{
-		optKind: kindSrc, optPath: path, optFirst: strconv.Itoa(first), optLast: strconv.Itoa(last), optRev: string(revJSON),
-	}
+	opts := map[string]string{optPath: path}
 	if back {
 		opts[optBack] = "true"
 	}
-	snap := snapshot.NewBuilder().Build(snapshot.Meta{Root: root, Created: time.Now(), Options: opts})
+	snap := snapshot.NewBuilder().Build(snapshot.Meta{Root: root, Analysis: snapshot.AnalysisSource, Created: time.Now(), Options: opts,
+		Numbers: map[string][]int64{optFirst: {int64(first)}, optLast: {int64(last)}, optRev: revNumbers(rev)}})
 	return env.Store.NewCursor(snap, snapshot.KindSource, 0, snapshot.PathSelection{})
 }
 
@@ -109,11 +103,14 @@ func newSourceCursor(env Env, root, path string, rev revisions.Revision, first, 
 // last ones, for a cursor back), and a cursor for the rest.
 func continueSource(env Env, snap *snapshot.Snapshot) (*Answer, error) {
 	path := snap.Meta.Options[optPath]
-	first, err1 := strconv.Atoi(snap.Meta.Options[optFirst])
-	last, err2 := strconv.Atoi(snap.Meta.Options[optLast])
+	n := snap.Meta.Numbers
 	back := snap.Meta.Options[optBack] == "true"
-	var rev revisions.Revision
-	if err := json.Unmarshal([]byte(snap.Meta.Options[optRev]), &rev); err != nil || err1 != nil || err2 != nil || first < 1 || first > last {
+	rev, ok := revOfNumbers(n[optRev])
+	if snap.Meta.Analysis != snapshot.AnalysisSource || !ok || len(n[optFirst]) != 1 || len(n[optLast]) != 1 {
+		return nil, &snapshot.Error{Code: snapshot.CodeUnavailable, Msg: "corrupt source cursor"}
+	}
+	first, last := int(n[optFirst][0]), int(n[optLast][0])
+	if first < 1 || first > last {
 		return nil, &snapshot.Error{Code: snapshot.CodeUnavailable, Msg: "corrupt source cursor"}
 	}
 	root := snap.Meta.Root
@@ -158,4 +155,22 @@ func continueSource(env Env, snap *snapshot.Snapshot) (*Answer, error) {
 	d.Targets = []TargetJSON{tj}
 	a.Text = b.String()
 	return a, nil
+}
+
+// revNumbers is a revision as snapshot numbers (revOfNumbers reads it).
+func revNumbers(r revisions.Revision) []int64 {
+	verified := int64(0)
+	if r.Verified {
+		verified = 1
+	}
+	return []int64{int64(r.Dev), int64(r.Ino), r.Size, r.Mtime, r.Ctime, int64(r.Hash), verified}
+}
+
+// revOfNumbers is the revision revNumbers stored; false when n is not one.
+func revOfNumbers(n []int64) (revisions.Revision, bool) {
+	if len(n) != 7 || n[6] < 0 || n[6] > 1 {
+		return revisions.Revision{}, false
+	}
+	id := revisions.Identity{Dev: uint64(n[0]), Ino: uint64(n[1]), Size: n[2], Mtime: n[3], Ctime: n[4]}
+	return revisions.Revision{Identity: id, Hash: uint64(n[5]), Verified: n[6] == 1}, true
 }

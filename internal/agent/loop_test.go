@@ -310,7 +310,7 @@ func TestSummaryPreviewsAndUnverified(t *testing.T) {
 	b.AddLine("ok.txt", 1, []byte("needle"), []snapshot.Range{{Start: 0, End: 6, EndUTF16: 6}})
 	b.AddFile("moving.txt", revisions.Revision{Identity: revisions.Identity{Size: 7}})
 	b.AddLine("moving.txt", 1, []byte("needle"), []snapshot.Range{{Start: 0, End: 6, EndUTF16: 6}})
-	snap := b.Build(snapshot.Meta{Root: root, Options: (&Request{Pattern: "needle"}).searchOptions()})
+	snap := b.Build((&Request{Pattern: "needle"}).searchMeta(root))
 	tok, err := env.Store.NewCursor(snap, snapshot.KindSummary, 0, snapshot.PathSelection{})
 	if err != nil {
 		t.Fatal(err)

@@ -212,7 +212,7 @@ func RunTests(spec NavSpec) (*snapshot.Snapshot, []string, error) {
 		b.Add(snapshot.Item{Path: l.f.rel, Line: line, EndLine: line, Start: -1, End: -1, Group: l.group,
 			Label: syntax.TestFileReason(l.f.rel), Text: strings.Join(ev, "; ")})
 	}
-	meta := navMeta(t, kindTests, run.walk.searched(), run.over, notes)
+	meta := navMeta(t, snapshot.AnalysisTests, run.walk.searched(), run.over, notes)
 	meta.Options[optNavSubject] = strings.Join(names, ", ")
 	return b.Build(meta), notes, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -218,8 +219,6 @@ type NavSpec struct {
 
 // Snapshot options of a navigation analysis.
 const (
-	kindImports   = "imports"
-	kindTests     = "tests"
 	optNavFile    = "nav.file"
 	optNavLang    = "nav.language"
 	optNavNote    = "nav.note"
@@ -344,7 +343,7 @@ func RunImports(spec NavSpec) (*snapshot.Snapshot, []string, error) {
 	if over > 0 {
 		notes = append(notes, fmt.Sprintf("%d more files spell its name but were not read (bound of %d files)", over, maxNavFiles))
 	}
-	snap := b.Build(navMeta(t, kindImports, searched, over, notes))
+	snap := b.Build(navMeta(t, snapshot.AnalysisImports, searched, over, notes))
 	return snap, notes, nil
 }
 
@@ -385,9 +384,9 @@ func importItem(ws, rel string, im syntax.Import, r resolved) snapshot.Item {
 		Group: grpImports, Label: r.status, Text: text}
 }
 
-func navMeta(t *navTarget, kind string, searched, over int, notes []string) snapshot.Meta {
-	return snapshot.Meta{Root: t.ws, Created: time.Now(), Options: map[string]string{
-		optKind: kind, optNavFile: t.rel, optNavLang: string(t.lang), optNavNote: strings.Join(notes, "\n"),
+func navMeta(t *navTarget, kind snapshot.Analysis, searched, over int, notes []string) snapshot.Meta {
+	return snapshot.Meta{Root: t.ws, Analysis: kind, Created: time.Now(), Options: map[string]string{
+		optNavFile: t.rel, optNavLang: string(t.lang),
 		optNavOver: fmt.Sprint(over), optNavWalked: fmt.Sprint(searched),
-	}}
+	}, Lists: map[string][]string{optNavNote: slices.Clone(notes)}}
 }

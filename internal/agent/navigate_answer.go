@@ -96,7 +96,7 @@ func navItemJSON(n int, it snapshot.Item) ItemJSON {
 // no bound and no cursor, when full).
 func navPage(env Env, snap *snapshot.Snapshot, offset int, full bool) (*Answer, error) {
 	o := snap.Meta.Options
-	kind := o[optKind]
+	kind := snap.Meta.Analysis.String()
 	a := &Answer{}
 	d := &a.Details
 	d.Mode, d.Root, d.Status = kind, snap.Meta.Root, "complete"
@@ -108,12 +108,12 @@ func navPage(env Env, snap *snapshot.Snapshot, offset int, full bool) (*Answer, 
 	nj.Searched, _ = strconv.Atoi(o[optNavWalked])
 	for _, it := range snap.Items() {
 		nj.Groups[it.Group]++
-		if kind == kindImports && it.Group == grpImports {
+		if snap.Meta.Analysis == snapshot.AnalysisImports && it.Group == grpImports {
 			nj.Labels[it.Label]++
 		}
 	}
-	if n := o[optNavNote]; n != "" {
-		for _, l := range strings.Split(n, "\n") {
+	if notes := snap.Meta.Lists[optNavNote]; len(notes) > 0 {
+		for _, l := range notes {
 			nj.Notes = append(nj.Notes, shorten(l, maxEchoBytes))
 		}
 		if len(nj.Notes) > maxProblems+2 {
@@ -121,8 +121,8 @@ func navPage(env Env, snap *snapshot.Snapshot, offset int, full bool) (*Answer, 
 		}
 	}
 	var b strings.Builder
-	switch kind {
-	case kindImports:
+	switch snap.Meta.Analysis {
+	case snapshot.AnalysisImports:
 		fmt.Fprintf(&b, "evgrep imports of %s (%s): imports %d (", nj.File, nj.Language, nj.Groups[grpImports])
 		var parts []string
 		for _, l := range []string{resWorkspace, resStd, resExternal, resUnresolved} {

@@ -1,11 +1,11 @@
 package agent
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -324,7 +324,6 @@ func outline(req *Request, env Env, root string) (*Answer, error) {
 // Outline cursors: a snapshot recording the listed files, the position of
 // the next page and whether only exports are shown.
 const (
-	kindOutline    = "outline"
 	optOutFiles    = "outline.files"
 	optOutNext     = "outline.next"
 	optOutExports  = "outline.exports"
@@ -455,12 +454,10 @@ func newOutlineCursor(env Env, root string, subs, files []string, next int, expo
 	if env.Store == nil {
 		return "", errors.New("no snapshot store")
 	}
-	list, _ := json.Marshal(files)
-	paths, _ := json.Marshal(subs)
-	snap := snapshot.NewBuilder().Build(snapshot.Meta{Root: root, Created: time.Now(), Options: map[string]string{
-		optKind: kindOutline, optOutFiles: string(list), optOutNext: strconv.Itoa(next),
-		optOutExports: strconv.FormatBool(exports), optOutSubPaths: string(paths),
-	}})
+	snap := snapshot.NewBuilder().Build(snapshot.Meta{Root: root, Analysis: snapshot.AnalysisOutline, Created: time.Now(),
+		Options: map[string]string{optOutNext: strconv.Itoa(next), optOutExports: strconv.FormatBool(exports)},
+		Lists:   map[string][]string{optOutFiles: slices.Clone(files), optOutSubPaths: slices.Clone(subs)},
+	})
 	return env.Store.NewCursor(snap, snapshot.KindOutline, 0, snapshot.PathSelection{})
 }
 
@@ -468,11 +465,10 @@ func newOutlineCursor(env Env, root string, subs, files []string, next int, expo
 // listed when the outline began (files changed since are outlined as they
 // are now).
 func continueOutline(env Env, snap *snapshot.Snapshot) (*Answer, error) {
-	var files, subs []string
 	o := snap.Meta.Options
+	files, subs := snap.Meta.Lists[optOutFiles], snap.Meta.Lists[optOutSubPaths]
 	next, err := strconv.Atoi(o[optOutNext])
-	if err != nil || json.Unmarshal([]byte(o[optOutFiles]), &files) != nil || json.Unmarshal([]byte(o[optOutSubPaths]), &subs) != nil ||
-		next < 0 || next > len(files) {
+	if err != nil || snap.Meta.Analysis != snapshot.AnalysisOutline || next < 0 || next > len(files) {
 		return nil, &snapshot.Error{Code: snapshot.CodeUnavailable, Msg: "corrupt outline cursor"}
 	}
 	return outlinePage(env, snap.Meta.Root, subs, files, next, o[optOutExports] == "true")

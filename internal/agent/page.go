@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -26,16 +25,23 @@ func page(req *Request, env Env) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cur.Kind == snapshot.KindOutline {
+	switch snap.Meta.Analysis {
+	case snapshot.AnalysisOutline:
+		if cur.Kind != snapshot.KindOutline {
+			break
+		}
 		if req.Pattern != "" || req.Path != "" || len(req.Paths) > 0 || (req.Mode != "" && req.Mode != ModeOutline) {
 			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "an outline cursor only continues the outline: {\"cursor\":…} alone"}
 		}
 		return continueOutline(env, snap)
-	}
-	if cur.Kind == snapshot.KindItems && snap.Meta.Options[optAnalysis] == analysisRank {
-		return continueRank(req, env, snap, cur)
-	}
-	if cur.Kind == snapshot.KindItems && snap.Meta.Options["op"] == ModeStructural {
+	case snapshot.AnalysisRank:
+		if cur.Kind == snapshot.KindItems {
+			return continueRank(req, env, snap, cur)
+		}
+	case snapshot.AnalysisStructural:
+		if cur.Kind != snapshot.KindItems {
+			break
+		}
 		// A structural page's cursor goes on with or without its mode.
 		if req.Pattern != "" || req.Path != "" || len(req.Paths) > 0 || (req.Mode != "" && req.Mode != ModeStructural) {
 			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "a structural cursor only continues its matches: {\"cursor\":…} alone"}
@@ -45,14 +51,34 @@ func page(req *Request, env Env) (*Answer, error) {
 			limit = *req.Limit
 		}
 		return structuralPage(env, snap, cur.Offset, limit, "")
+	case snapshot.AnalysisTerms:
+		if cur.Kind == snapshot.KindItems {
+			return continueTerms(req, env, snap, cur)
+		}
+	case snapshot.AnalysisImpact, snapshot.AnalysisImports, snapshot.AnalysisTests:
+		if cur.Kind == snapshot.KindItems {
+			return continueAnalysis(req, env, snap, cur)
+		}
+	case snapshot.AnalysisSource:
+		if cur.Kind != snapshot.KindSource {
+			break
+		}
+		if req.Pattern != "" || req.Path != "" || len(req.Paths) > 0 || req.Mode != "" {
+			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "a source cursor only continues the inspected source: {\"cursor\":…} alone"}
+		}
+		return continueSource(env, snap)
+	case snapshot.AnalysisSearch:
+		if cur.Kind == snapshot.KindSummary || cur.Kind == snapshot.KindMatches {
+			return pageSearch(req, env, snap, cur)
+		}
 	}
-	if cur.Kind == snapshot.KindItems && snap.Meta.Options[optOperation] == opTerms {
-		return continueTerms(req, env, snap, cur)
-	}
-	if cur.Kind == snapshot.KindItems {
-		return continueAnalysis(req, env, snap, cur)
-	}
-	if err := req.checkRestated(snap.Meta.Options); err != nil {
+	return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: fmt.Sprintf("a %s cursor of the %s analysis does not belong together", cur.Kind, snap.Meta.Analysis)}
+}
+
+// pageSearch continues a search's cursor: the next summary page, the
+// match lines, or those of the selected files.
+func pageSearch(req *Request, env Env, snap *snapshot.Snapshot, cur snapshot.Cursor) (*Answer, error) {
+	if err := req.checkRestated(snap.Meta); err != nil {
 		return nil, err
 	}
 	switch req.Mode {
@@ -66,18 +92,11 @@ func page(req *Request, env Env) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cur.Kind == snapshot.KindSource {
-		if sel != nil || req.Mode != "" {
-			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "a source cursor only continues the inspected source: {\"cursor\":…} alone"}
-		}
-		return continueSource(env, snap)
-	}
 	a := &Answer{}
 	d := &a.Details
 	d.Pattern, d.Root = snap.Meta.Options["pattern"], snap.Meta.Root
-	var paths []string
-	if json.Unmarshal([]byte(snap.Meta.Options["paths"]), &paths) == nil {
-		d.Paths = paths
+	if p := snap.Meta.Lists["paths"]; len(p) > 0 {
+		d.Paths = p
 	}
 	v := view{env: env, snap: snap, limit: defaultLimit, context: cur.Context, cursor: req.Cursor}
 	if cur.Limit > 0 {

@@ -18,8 +18,6 @@ import (
 
 // Rank answers: the options of their items snapshot.
 const (
-	optAnalysis  = "analysis"
-	analysisRank = "rank"
 	optRankQuery = "rank.query"
 	optRankRel   = "rank.related"
 	optRankLimit = "rank.limit"
@@ -115,7 +113,7 @@ func rankRequest(req *Request, env Env, root string) (*Answer, error) {
 		return nil, invalid("%v", err)
 	}
 	var hits []rank.Hit
-	opts := map[string]string{optAnalysis: analysisRank}
+	opts := map[string]string{}
 	if sc.Input.Encoding != "" {
 		opts[optEncoding] = sc.Input.Encoding
 	}
@@ -152,7 +150,7 @@ func rankRequest(req *Request, env Env, root string) (*Answer, error) {
 			Group: h.Chunk.Kind, Label: h.Chunk.Name, Score: h.Score,
 		})
 	}
-	snap := b.Build(snapshot.Meta{Root: root, Options: opts, Created: time.Now()})
+	snap := b.Build(snapshot.Meta{Root: root, Analysis: snapshot.AnalysisRank, Options: opts, Created: time.Now()})
 	if env.Store != nil {
 		if err := env.Store.Put(snap); err != nil {
 			return nil, err

@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
+	"time"
 
 	"github.com/evgrep/evgrep/matcher"
 	"github.com/evgrep/evgrep/snapshot"
@@ -326,19 +328,16 @@ func (r *Request) caseOption() string {
 	return fmt.Sprint(*r.IgnoreCase)
 }
 
-// searchOptions are the request fields that define the search: they make
-// the snapshot's fingerprint, so a cursor cannot be replayed with other
-// options. Answer-shaping fields (mode, limit, context) are not included.
-func (r *Request) searchOptions() map[string]string {
-	enc := func(v []string) string { b, _ := json.Marshal(v); return string(b) }
+// searchMeta is the snapshot metadata of a search under root: the request
+// fields that define the search make its fingerprint, so a cursor cannot
+// be replayed with other options. Answer-shaping fields (mode, limit,
+// context) are not included.
+func (r *Request) searchMeta(root string) snapshot.Meta {
 	o := map[string]string{
 		"pattern":    r.Pattern,
 		"literal":    fmt.Sprint(r.Literal),
 		"ignoreCase": r.caseOption(),
 		"hidden":     fmt.Sprint(r.hidden()),
-		"glob":       enc(r.Glob),
-		"exclude":    enc(r.Exclude),
-		"paths":      enc(r.Paths),
 	}
 	// Only when given, so that other searches keep their fingerprints.
 	if r.Rev != "" {
@@ -347,18 +346,25 @@ func (r *Request) searchOptions() map[string]string {
 	if r.ChangedSince != "" {
 		o["changedSince"] = r.ChangedSince
 	}
-	return o
+	return snapshot.Meta{Root: root, Analysis: snapshot.AnalysisSearch, Options: o, Lists: r.scopeLists(), Created: time.Now()}
+}
+
+// scopeLists are the list fields of a request's scope, as snapshot lists.
+func (r *Request) scopeLists() map[string][]string {
+	return map[string][]string{"glob": slices.Clone(r.Glob), "exclude": slices.Clone(r.Exclude), "paths": slices.Clone(r.Paths)}
 }
 
 // checkRestated refuses a cursor request that restates a search option
 // (pattern, literal, ignoreCase, hidden, glob, exclude) with another value
 // than the cursor's search. With a cursor, paths select files instead.
-func (r *Request) checkRestated(opts map[string]string) error {
-	mine := r.searchOptions()
-	differs := func(k string) bool { return mine[k] != opts[k] }
+func (r *Request) checkRestated(m snapshot.Meta) error {
+	mine := r.searchMeta(m.Root)
+	opts := m.Options
+	differs := func(k string) bool { return mine.Options[k] != opts[k] }
+	listDiffers := func(k string) bool { return !slices.Equal(mine.Lists[k], m.Lists[k]) }
 	if r.Pattern != "" && differs("pattern") || r.Literal && differs("literal") ||
 		r.IgnoreCase != nil && differs("ignoreCase") || r.Hidden != nil && differs("hidden") ||
-		len(r.Glob) > 0 && differs("glob") || len(r.Exclude) > 0 && differs("exclude") ||
+		len(r.Glob) > 0 && listDiffers("glob") || len(r.Exclude) > 0 && listDiffers("exclude") ||
 		r.Rev != "" && differs("rev") || r.ChangedSince != "" && differs("changedSince") {
 		return &snapshot.Error{Code: snapshot.CodeOptionsConflict, Msg: "the request's options differ from the cursor's search"}
 	}
@@ -380,9 +386,8 @@ func requestOf(snap *snapshot.Snapshot) Request {
 		r.Hidden = &v
 	}
 	for k, dst := range map[string]*StringList{"glob": &r.Glob, "exclude": &r.Exclude, "paths": &r.Paths} {
-		var v []string
-		if json.Unmarshal([]byte(o[k]), &v) == nil && len(v) > 0 {
-			*dst = v
+		if v := snap.Meta.Lists[k]; len(v) > 0 {
+			*dst = slices.Clone(v)
 		}
 	}
 	return r

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/evgrep/evgrep/internal/astsearch"
 	"github.com/evgrep/evgrep/revisions"
@@ -85,16 +85,18 @@ func (r *Request) validateStructural() error {
 	return nil
 }
 
-// structuralOptions are the fields that define a structural search.
-func (r *Request) structuralOptions() map[string]string {
-	o := r.searchOptions()
+// structuralMeta is the snapshot metadata of a structural search (or
+// rewrite) under root: the fields that define it.
+func (r *Request) structuralMeta(root string) snapshot.Meta {
+	m := r.searchMeta(root)
+	m.Analysis = snapshot.AnalysisStructural
+	o := m.Options
 	delete(o, "literal")
 	delete(o, "ignoreCase")
-	o["op"] = ModeStructural
 	o["lang"] = r.Lang
 	o["kind"] = r.Kind
 	o["rewrite"] = r.Rewrite
-	return o
+	return m
 }
 
 // structuralQuery compiles the request's pattern and kind (one compiler
@@ -216,7 +218,7 @@ func structuralRequest(r *Request, env Env, root string) (*Answer, error) {
 		if err != nil {
 			return nil, err
 		}
-		if snap.Meta.Options["op"] != ModeStructural {
+		if snap.Meta.Analysis != snapshot.AnalysisStructural {
 			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "not the cursor of a structural search"}
 		}
 		limit := cur.Limit
@@ -236,11 +238,11 @@ func structuralRequest(r *Request, env Env, root string) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := r.structuralOptions()
+	meta := r.structuralMeta(root)
 	if problems.unsearched > 0 {
-		opts[optUnsearched] = strconv.Itoa(problems.unsearched)
+		meta.Options[optUnsearched] = strconv.Itoa(problems.unsearched)
 	}
-	snap := b.Build(snapshot.Meta{Root: root, Options: opts, Created: time.Now()})
+	snap := b.Build(meta)
 	a, err := structuralPage(env, snap, 0, r.limitOr(structuralLimit), warning)
 	if err != nil {
 		return nil, err
@@ -349,9 +351,17 @@ func rewriteRequest(r *Request, env Env, root string) (*Answer, error) {
 		if err != nil {
 			return nil, err
 		}
-		want := r.structuralOptions()
-		for k, v := range want {
+		want := r.structuralMeta(root)
+		if snap.Meta.Analysis != snapshot.AnalysisStructural {
+			return nil, &snapshot.Error{Code: snapshot.CodeWrongKind, Msg: "the preview token is not a rewrite's"}
+		}
+		for k, v := range want.Options {
 			if snap.Meta.Options[k] != v {
+				return nil, &snapshot.Error{Code: snapshot.CodeOptionsConflict, Msg: "the preview token belongs to a rewrite with other arguments (" + k + " differs)"}
+			}
+		}
+		for k, v := range want.Lists {
+			if !slices.Equal(snap.Meta.Lists[k], v) {
 				return nil, &snapshot.Error{Code: snapshot.CodeOptionsConflict, Msg: "the preview token belongs to a rewrite with other arguments (" + k + " differs)"}
 			}
 		}
@@ -371,7 +381,7 @@ func rewriteRequest(r *Request, env Env, root string) (*Answer, error) {
 	rw := &RewriteJSON{Files: []string{}}
 	var text strings.Builder
 	if prev == nil {
-		snap := b.Build(snapshot.Meta{Root: root, Options: r.structuralOptions(), Created: time.Now()})
+		snap := b.Build(r.structuralMeta(root))
 		tok, err := env.Store.NewCursor(snap, snapshot.KindItems, 0, snapshot.PathSelection{})
 		if err != nil {
 			return nil, err

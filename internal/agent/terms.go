@@ -19,12 +19,17 @@ import (
 	"github.com/evgrep/evgrep/walker"
 )
 
-// The snapshot options of a multi-term search: the operation's name, and
-// the exact counts of the scan (the stored items may be fewer).
+// opTerms is the mode name of a multi-term answer.
+const opTerms = "terms"
+
+// The snapshot numbers of a multi-term search: the exact counts of the
+// scan (the stored items may be fewer), per term and in all.
 const (
-	optOperation = "operation"
-	opTerms      = "terms"
-	optTermsScan = "termsScan"
+	numTermFolds = "terms.folds" // 1: the term was searched ignoring case
+	numTermLines = "terms.lines"
+	numTermOccs  = "terms.occurrences"
+	numTermFiles = "terms.files"
+	numTermsScan = "terms.scan" // files kept, files searched
 )
 
 // The bounds of a request's terms (internal/terms), for the MCP schema.
@@ -123,19 +128,49 @@ func (r *Request) validateTerms() error {
 	return nil
 }
 
-// termsOptions are the snapshot options of a multi-term search.
-func (r *Request) termsOptions(m terms.Match) map[string]string {
-	enc := func(v []string) string { b, _ := json.Marshal(v); return string(b) }
-	return map[string]string{
-		optOperation: opTerms,
-		"terms":      enc(r.Terms),
+// termsMeta is the snapshot metadata of a multi-term search under root
+// and what its scan counted.
+func (r *Request) termsMeta(root string, m terms.Match, scan termsScanJSON) snapshot.Meta {
+	lists := r.scopeLists()
+	lists["terms"] = slices.Clone(r.Terms)
+	n := map[string][]int64{numTermsScan: {scan.Kept, scan.Searched}}
+	for i, f := range scan.Found {
+		fold := int64(0)
+		if scan.Folds[i] {
+			fold = 1
+		}
+		n[numTermFolds] = append(n[numTermFolds], fold)
+		n[numTermLines] = append(n[numTermLines], f.Lines)
+		n[numTermOccs] = append(n[numTermOccs], f.Occurrences)
+		n[numTermFiles] = append(n[numTermFiles], f.Files)
+	}
+	return snapshot.Meta{Root: root, Analysis: snapshot.AnalysisTerms, Options: map[string]string{
 		"match":      string(m),
 		"ignoreCase": r.caseOption(),
 		"hidden":     fmt.Sprint(r.hidden()),
-		"glob":       enc(r.Glob),
-		"exclude":    enc(r.Exclude),
-		"paths":      enc(r.Paths),
+	}, Lists: lists, Numbers: n, Created: time.Now()}
+}
+
+// termsScanOf reads back what termsMeta stored of the scan; false when
+// the snapshot is not a whole multi-term search.
+func termsScanOf(m snapshot.Meta) (termsScanJSON, bool) {
+	var scan termsScanJSON
+	if m.Analysis != snapshot.AnalysisTerms {
+		return scan, false
 	}
+	scan.Terms = m.Lists["terms"]
+	n := m.Numbers
+	folds, lines, occs, files, sc := n[numTermFolds], n[numTermLines], n[numTermOccs], n[numTermFiles], n[numTermsScan]
+	k := len(scan.Terms)
+	if len(sc) != 2 || len(folds) != k || len(lines) != k || len(occs) != k || len(files) != k {
+		return scan, false
+	}
+	scan.Kept, scan.Searched = sc[0], sc[1]
+	for i, t := range scan.Terms {
+		scan.Folds = append(scan.Folds, folds[i] == 1)
+		scan.Found = append(scan.Found, TermCountJSON{Term: t, IgnoreCase: folds[i] == 1, Lines: lines[i], Occurrences: occs[i], Files: files[i]})
+	}
+	return scan, true
 }
 
 // termsRequest runs a multi-term search (one pass of the pipeline) and
@@ -204,10 +239,7 @@ func runTerms(req *Request, env Env, root string, subPaths []string, match terms
 		scan.Folds = append(scan.Folds, ts.Folds(i))
 		scan.Found = append(scan.Found, TermCountJSON{Term: req.Terms[i], IgnoreCase: ts.Folds(i), Lines: c.Lines, Occurrences: c.Occurrences, Files: c.Files})
 	}
-	opt := req.termsOptions(match)
-	sj, _ := json.Marshal(scan)
-	opt[optTermsScan] = string(sj)
-	return b.Build(snapshot.Meta{Root: root, Options: opt, Created: time.Now()}), withNote(problems, w.skips.note()), nil
+	return b.Build(req.termsMeta(root, match, scan)), withNote(problems, w.skips.note()), nil
 }
 
 // termItem is one item before it is stored; term -1 is a kept file of
@@ -377,9 +409,8 @@ func continueTerms(req *Request, env Env, snap *snapshot.Snapshot, cur snapshot.
 	}
 	a := &Answer{}
 	a.Details.Root = snap.Meta.Root
-	var paths []string
-	if json.Unmarshal([]byte(snap.Meta.Options["paths"]), &paths) == nil {
-		a.Details.Paths = paths
+	if p := snap.Meta.Lists["paths"]; len(p) > 0 {
+		a.Details.Paths = p
 	}
 	return a, renderTerms(a, env, snap, cur.Offset, false)
 }
@@ -425,8 +456,8 @@ func termsCounts(snap *snapshot.Snapshot, scan termsScanJSON) []TermCountJSON {
 // page's items and the cursor of the next. Text and details each stay
 // within the response bound.
 func renderTerms(a *Answer, env Env, snap *snapshot.Snapshot, offset int, first bool) error {
-	var scan termsScanJSON
-	if err := json.Unmarshal([]byte(snap.Meta.Options[optTermsScan]), &scan); err != nil {
+	scan, ok := termsScanOf(snap.Meta)
+	if !ok {
 		return &snapshot.Error{Code: snapshot.CodeMalformed, Msg: "the snapshot is not a multi-term search"}
 	}
 	match := snap.Meta.Options["match"]
