@@ -2,7 +2,8 @@ package matcher
 
 import (
 	"sort"
-	"unicode/utf8"
+
+	"github.com/evgrep/evgrep/internal/textpos"
 )
 
 // UTF16Columns converts byte offsets in line to UTF-16 code unit offsets
@@ -24,11 +25,12 @@ func UTF16Columns(line []byte, ranges []Range, dst []Range) []Range {
 		}
 		prev = r.End
 	}
+	var w textpos.UTF16Cursor
+	w.Reset(line)
 	if sorted {
-		w := utf16Walker{line: line}
 		for i := range out {
-			out[i].Start = w.at(out[i].Start)
-			out[i].End = w.at(out[i].End)
+			out[i].Start = w.At(out[i].Start)
+			out[i].End = w.At(out[i].End)
 		}
 		return dst
 	}
@@ -41,51 +43,8 @@ func UTF16Columns(line []byte, ranges []Range, dst []Range) []Range {
 		refs = append(refs, ref{out[i].Start, &out[i].Start}, ref{out[i].End, &out[i].End})
 	}
 	sort.SliceStable(refs, func(i, j int) bool { return refs[i].off < refs[j].off })
-	w := utf16Walker{line: line}
 	for _, r := range refs {
-		*r.p = w.at(r.off)
+		*r.p = w.At(r.off)
 	}
 	return dst
-}
-
-// utf16Walker converts increasing byte offsets to UTF-16 offsets.
-type utf16Walker struct {
-	line  []byte
-	pos   int // byte position of the next character
-	units int // UTF-16 units before pos
-}
-
-func (w *utf16Walker) at(off int) int {
-	if off < 0 {
-		off = 0
-	}
-	if off > len(w.line) {
-		off = len(w.line)
-	}
-	for w.pos < off {
-		c := w.line[w.pos]
-		if c < utf8.RuneSelf {
-			w.pos++
-			w.units++
-			continue
-		}
-		r, n := utf8.DecodeRune(w.line[w.pos:])
-		if r == utf8.RuneError && n <= 1 {
-			w.pos++
-			w.units++
-			continue
-		}
-		if w.pos+n > off {
-			// The offset cuts this character: each byte before it
-			// decodes as U+FFFD.
-			return w.units + (off - w.pos)
-		}
-		w.pos += n
-		if r >= 0x10000 {
-			w.units += 2
-		} else {
-			w.units++
-		}
-	}
-	return w.units
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"sort"
 
+	"github.com/evgrep/evgrep/internal/textpos"
 	"github.com/evgrep/evgrep/syntax"
 )
 
@@ -40,7 +41,8 @@ const KindLines = "lines"
 // WindowLines lines and MaxChunkChars bytes (a longer single line is one
 // window).
 func Split(path string, src []byte) []Chunk {
-	s := splitter{src: src, lines: lineStarts(src)}
+	lt := textpos.NewLines(src)
+	s := splitter{src: src, lt: lt, lines: lt.Starts()}
 	var decls []syntax.Decl
 	if lang, ok := syntax.Detect(path, src[:min(len(src), 4096)]); ok && len(src) <= syntax.MaxSource {
 		var fast bool
@@ -72,7 +74,8 @@ func Split(path string, src []byte) []Chunk {
 
 type splitter struct {
 	src   []byte
-	lines []int // byte offset of each line's start
+	lt    *textpos.Lines
+	lines []int // byte offset of each line's start (lt.Starts())
 	out   []Chunk
 }
 
@@ -160,19 +163,4 @@ func (s *splitter) add(c Chunk) {
 }
 
 // lineOf is the 1-based line of byte offset off.
-func (s *splitter) lineOf(off int) int {
-	return sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > off })
-}
-
-// lineStarts lists the byte offset of every line's first byte.
-func lineStarts(src []byte) []int {
-	starts := make([]int, 1, 64+len(src)/32)
-	for i := 0; ; {
-		j := bytes.IndexByte(src[i:], '\n')
-		if j < 0 || i+j+1 >= len(src) {
-			return starts
-		}
-		i += j + 1
-		starts = append(starts, i)
-	}
-}
+func (s *splitter) lineOf(off int) int { return s.lt.Line(off) }

@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/evgrep/evgrep/internal/textpos"
 )
 
 // goScanDecls gives goDecls's declarations on every Go file of GOROOT/src
@@ -19,7 +21,7 @@ func TestGoScanMatchesParser(t *testing.T) {
 	eachGorootGo(t, func(p string, src []byte) {
 		files++
 		want, pok := goDecls(src)
-		got, sok := goScanDecls(src, lineStarts(src))
+		got, sok := goScanDecls(src, textpos.NewLines(src).Starts())
 		switch {
 		case pok && sok:
 			if reflect.DeepEqual(want, got) {
@@ -71,7 +73,7 @@ func TestGoScanHostile(t *testing.T) {
 				b = b[:rng.Intn(len(b))]
 			}
 		}
-		decls, ok := goScanDecls(b, lineStarts(b))
+		decls, ok := goScanDecls(b, textpos.NewLines(b).Starts())
 		if !ok {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evgrep/evgrep/internal/textpos"
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -40,7 +41,7 @@ func Imports(lang Language, src []byte) ([]Import, error) {
 		return nil, &Error{"parser failure"}
 	}
 	defer tree.Close()
-	ib := &importBuilder{g: g, src: src, lt: newLineTable(src), lang: lang}
+	ib := &importBuilder{g: g, src: src, lt: textpos.NewLines(src), lang: lang}
 	// An iterative walk: deep sources cannot exhaust the stack.
 	stack := []*sitter.Node{tree.RootNode()}
 	for len(stack) > 0 {
@@ -62,7 +63,7 @@ func Imports(lang Language, src []byte) ([]Import, error) {
 type importBuilder struct {
 	g    *grammar
 	src  []byte
-	lt   lineTable
+	lt   *textpos.Lines
 	lang Language
 	out  []Import
 }
@@ -73,7 +74,7 @@ func (ib *importBuilder) add(kind, spec string, names []string, n *sitter.Node) 
 	if spec == "" && len(names) == 0 {
 		return
 	}
-	ib.out = append(ib.out, Import{Kind: kind, Spec: spec, Names: names, Line: ib.lt.lineOf(int(n.StartByte())),
+	ib.out = append(ib.out, Import{Kind: kind, Spec: spec, Names: names, Line: ib.lt.Line(int(n.StartByte())),
 		Start: int(n.StartByte()), End: int(n.EndByte())})
 }
 

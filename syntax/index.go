@@ -2,7 +2,6 @@ package syntax
 
 import (
 	"fmt"
-	"sort"
 	"unicode/utf8"
 )
 
@@ -84,40 +83,6 @@ func (ix *index) outline() []Decl {
 		}
 	}
 	return top
-}
-
-// lineTable maps byte offsets to 1-based lines and back.
-type lineTable struct {
-	starts []int // byte offset of each line's first byte
-	size   int   // len(src)
-}
-
-func newLineTable(src []byte) lineTable {
-	starts := make([]int, 1, 64+len(src)/32)
-	for i, c := range src {
-		if c == '\n' && i+1 < len(src) {
-			starts = append(starts, i+1)
-		}
-	}
-	return lineTable{starts: starts, size: len(src)}
-}
-
-// lines is the number of lines (an empty source has one empty line).
-func (t lineTable) lines() int { return len(t.starts) }
-
-// lineOf is the 1-based line holding byte offset off.
-func (t lineTable) lineOf(off int) int {
-	return sort.Search(len(t.starts), func(i int) bool { return t.starts[i] > off })
-}
-
-// bytesOf is the byte range of lines first..last, the last one's newline
-// included.
-func (t lineTable) bytesOf(first, last int) (int, int) {
-	end := t.size
-	if last < len(t.starts) {
-		end = t.starts[last]
-	}
-	return t.starts[first-1], end
 }
 
 // collapse renders b on one line: runs of white space become one space,

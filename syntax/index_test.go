@@ -28,27 +28,6 @@ func TestCollapse(t *testing.T) {
 	}
 }
 
-func TestLineTable(t *testing.T) {
-	src := []byte("ab\ncd\n\nef")
-	lt := newLineTable(src)
-	if lt.lines() != 4 {
-		t.Fatalf("lines = %d, want 4", lt.lines())
-	}
-	for off, want := range []int{1, 1, 1, 2, 2, 2, 3, 4, 4} {
-		if got := lt.lineOf(off); got != want {
-			t.Errorf("lineOf(%d) = %d, want %d", off, got, want)
-		}
-	}
-	for _, c := range []struct{ a, b, s, e int }{{1, 1, 0, 3}, {2, 3, 3, 7}, {4, 4, 7, 9}, {1, 4, 0, 9}} {
-		if s, e := lt.bytesOf(c.a, c.b); s != c.s || e != c.e {
-			t.Errorf("bytesOf(%d, %d) = %d, %d; want %d, %d", c.a, c.b, s, e, c.s, c.e)
-		}
-	}
-	if lt := newLineTable([]byte("x\n")); lt.lines() != 1 {
-		t.Errorf("a trailing newline opens no line: %d", lt.lines())
-	}
-}
-
 // testIndex: a class (lines 1-10) holding a method (3-5) and a broken
 // method (7-9); a function (12-14); a syntax error on line 16.
 func testIndex() *index {

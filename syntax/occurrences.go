@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/evgrep/evgrep/internal/textpos"
 )
 
 // Role is the syntax role of one occurrence of a name (see Occurrences).
@@ -130,11 +132,11 @@ func Occurrences(lang Language, src []byte, name string) ([]Occurrence, error) {
 	if len(offs) == 0 {
 		return nil, nil
 	}
-	lt := newLineTable(src)
+	lt := textpos.NewLines(src)
 	occs := make([]Occurrence, len(offs))
 	for i, s := range offs {
-		line := lt.lineOf(s)
-		occs[i] = Occurrence{Start: s, End: s + len(name), Line: line, Col: s - lt.starts[line-1] + 1, Role: RoleUnclassified}
+		line := lt.Line(s)
+		occs[i] = Occurrence{Start: s, End: s + len(name), Line: line, Col: s - lt.Start(line) + 1, Role: RoleUnclassified}
 	}
 	var err error
 	switch {

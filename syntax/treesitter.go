@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/evgrep/evgrep/internal/textpos"
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -96,7 +97,7 @@ func parse(lang Language, src []byte) (*index, error) {
 		return nil, err
 	}
 	defer tree.Close()
-	b := &builder{g: g, src: src, lt: newLineTable(src), kids: map[uintptr][]*sitter.Node{}}
+	b := &builder{g: g, src: src, lt: textpos.NewLines(src), kids: map[uintptr][]*sitter.Node{}}
 	root := tree.RootNode()
 	b.walk(root)
 	b.applyExportLists()
@@ -106,14 +107,14 @@ func parse(lang Language, src []byte) (*index, error) {
 	if root.HasError() {
 		b.collectErrors(root)
 	}
-	return &index{recs: b.recs, errs: b.errs, lines: b.lt.lines()}, nil
+	return &index{recs: b.recs, errs: b.errs, lines: b.lt.Count()}, nil
 }
 
 // builder walks one tree.
 type builder struct {
 	g    *grammar
 	src  []byte
-	lt   lineTable
+	lt   *textpos.Lines
 	recs []rec
 	errs []span
 	kids map[uintptr][]*sitter.Node // children by parent, for siblings
@@ -177,7 +178,7 @@ func (b *builder) trim(n *sitter.Node) (int, int) {
 // last one (white space around the node left out).
 func (b *builder) firstLine(n *sitter.Node) int {
 	s, _ := b.trim(n)
-	return b.lt.lineOf(s)
+	return b.lt.Line(s)
 }
 
 func (b *builder) lastLine(n *sitter.Node) int {
@@ -185,7 +186,7 @@ func (b *builder) lastLine(n *sitter.Node) int {
 	if e > s {
 		e--
 	}
-	return b.lt.lineOf(e)
+	return b.lt.Line(e)
 }
 
 // item is a node waiting in the walk with the declaration that encloses it.
@@ -258,11 +259,11 @@ func (b *builder) record(n *sitter.Node, f found, parent int) int {
 	sigStart := b.sigStart(outer)
 	start := b.attached(outer)
 	own, _ := b.trim(outer)
-	first, last := b.lt.lineOf(start), b.lastLine(outer)
+	first, last := b.lt.Line(start), b.lastLine(outer)
 	if f.headerOnly {
 		last = b.header(Decl{}, sigStart, f.bodyStart).EndLine
 	}
-	sb, eb := b.lt.bytesOf(first, last)
+	sb, eb := b.lt.Range(first, last)
 	r := rec{
 		Decl: Decl{
 			Kind: f.kind, Name: clip(f.name),
@@ -287,7 +288,7 @@ func (b *builder) record(n *sitter.Node, f found, parent int) int {
 // directly above outer (no blank line between), or outer's own start.
 func (b *builder) attached(outer *sitter.Node) int {
 	start, _ := b.trim(outer)
-	top := b.lt.lineOf(start)
+	top := b.lt.Line(start)
 	kids, i := b.siblings(outer)
 	if b.g.climb {
 		kids, i = b.climbFirst(outer, kids, i)
@@ -424,22 +425,22 @@ func (b *builder) signature(start, body, end int) string {
 // header is a container's header: from the signature's line to the line
 // where its body opens (the `{` line, or the line ending in `:`).
 func (b *builder) header(d Decl, sigStart, body int) *Decl {
-	first := b.lt.lineOf(sigStart)
+	first := b.lt.Line(sigStart)
 	last := first
 	if body > sigStart && body <= len(b.src) {
 		e := body
 		for e > sigStart && isSpace(b.src[e-1]) {
 			e--
 		}
-		last = b.lt.lineOf(e - 1)
+		last = b.lt.Line(e - 1)
 		if body < len(b.src) && b.src[body] == '{' {
-			last = b.lt.lineOf(body)
+			last = b.lt.Line(body)
 		}
 	}
 	if last < first {
 		last = first
 	}
-	sb, eb := b.lt.bytesOf(first, last)
+	sb, eb := b.lt.Range(first, last)
 	return &Decl{Kind: d.Kind, Name: d.Name, StartLine: first, EndLine: last, StartByte: sb, EndByte: eb, Signature: d.Signature}
 }
 

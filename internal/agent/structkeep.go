@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evgrep/evgrep/internal/astsearch"
+	"github.com/evgrep/evgrep/internal/textpos"
 	"github.com/evgrep/evgrep/snapshot"
 	"github.com/evgrep/evgrep/structural"
 )
@@ -37,14 +38,14 @@ func over(items, bytes int) bool {
 // fileItems makes the items of f's matches for sf, stopping (and counting
 // the rest as dropped) once they alone are more than the snapshot keeps.
 func fileItems(sf *structFile, f *astsearch.File) {
-	lines := astsearch.NewLines(f.Src)
+	lines := textpos.NewMapper(f.Src)
 	for i := range f.Matches {
 		mt := &f.Matches[i]
 		if over(len(sf.items), sf.bytes) {
 			sf.dropped++
 			continue
 		}
-		s, e := lines.At(mt.Start), lines.At(max(mt.Start, mt.End-1))
+		s, e := lines.Position(mt.Start), lines.Position(max(mt.Start, mt.End-1))
 		text := astsearch.FirstLine(f.Src, mt)
 		if len(text) > snapshot.MaxItemText+utf8.UTFMax {
 			// The snapshot clips the text at MaxItemText bytes: only

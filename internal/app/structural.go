@@ -11,6 +11,7 @@ import (
 
 	"github.com/evgrep/evgrep/internal/astsearch"
 	"github.com/evgrep/evgrep/internal/cli"
+	"github.com/evgrep/evgrep/internal/textpos"
 	"github.com/evgrep/evgrep/revisions"
 	"github.com/evgrep/evgrep/structural"
 	"github.com/evgrep/evgrep/walker"
@@ -172,12 +173,12 @@ func compactText(k *keptFile, f *astsearch.File) bool {
 	if n > len(f.Src)/2 {
 		return false
 	}
-	lines := astsearch.NewLines(f.Src)
+	lines := textpos.NewMapper(f.Src)
 	k.text = make([]byte, 0, n)
 	k.rows = make([]textRow, len(f.Matches))
 	for i := range f.Matches {
 		mt := &f.Matches[i]
-		pos := lines.At(mt.Start)
+		pos := lines.Position(mt.Start)
 		from := len(k.text)
 		k.text = append(k.text, astsearch.FirstLine(f.Src, mt)...)
 		k.rows[i] = textRow{line: pos.Line, col: pos.Column, rule: mt.Rule, from: from, to: len(k.text)}
@@ -206,14 +207,14 @@ func (r *run) printStructural(files []*keptFile, asJSON bool) {
 			}
 		}
 		f.rows, f.text = nil, nil
-		lines := astsearch.NewLines(f.src)
+		lines := textpos.NewMapper(f.src)
 		for i := range f.matches {
 			mt := &f.matches[i]
 			line = line[:0]
 			if asJSON {
 				line = jsonLine(line[:0], astsearch.JSONMatch(p, f.src, lines, mt))
 			} else {
-				pos := lines.At(mt.Start)
+				pos := lines.Position(mt.Start)
 				line = fmt.Appendf(line, "%s:%d:%d:", p, pos.Line, pos.Column)
 				if mt.Rule != "" {
 					line = fmt.Appendf(line, "[%s] ", mt.Rule)

@@ -1,6 +1,9 @@
 package astsearch
 
-import "github.com/evgrep/evgrep/structural"
+import (
+	"github.com/evgrep/evgrep/internal/textpos"
+	"github.com/evgrep/evgrep/structural"
+)
 
 // JSONMatch is one match as --json prints it: byte offsets (0-based, end
 // exclusive), 1-based lines and 1-based UTF-16 columns, the matched text
@@ -29,8 +32,8 @@ type JSONCapture struct {
 
 // JSONMatch builds the --json object of match m of the source src (whose
 // lines are indexed by lines); it needs no tree.
-func JSONMatch(path string, src []byte, lines *Lines, m *structural.Match) *JSONMatchObj {
-	s, e := lines.At(m.Start), lines.At(m.End)
+func JSONMatch(path string, src []byte, lines *textpos.Mapper, m *structural.Match) *JSONMatchObj {
+	s, e := lines.Position(m.Start), lines.Position(m.End)
 	o := &JSONMatchObj{
 		Path: path, Rule: m.Rule, Start: m.Start, End: m.End,
 		Line: s.Line, Column: s.Column16, EndLine: e.Line, EndColumn: e.Column16,
@@ -53,7 +56,7 @@ func JSONMatch(path string, src []byte, lines *Lines, m *structural.Match) *JSON
 	return o
 }
 
-func capture(src []byte, lines *Lines, s, e int) JSONCapture {
-	p := lines.At(s)
+func capture(src []byte, lines *textpos.Mapper, s, e int) JSONCapture {
+	p := lines.Position(s)
 	return JSONCapture{Text: string(src[s:e]), Start: s, End: e, Line: p.Line, Column: p.Column16}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/evgrep/evgrep/internal/textpos"
 	"github.com/evgrep/evgrep/structural"
 )
 
@@ -61,14 +62,14 @@ func UnifiedDiff(path string, src []byte, edits []Edit) string {
 	type change struct{ a0, a1, b0, b1 int } // half-open line ranges
 	var chs []change
 	delta := 0 // bytes added so far
-	la, lb := NewLines(src), NewLines(dst)
+	la, lb := textpos.NewMapper(src), textpos.NewMapper(dst)
 	for _, e := range edits {
 		ns := e.Start + delta
 		ne := ns + len(e.Text)
 		delta += len(e.Text) - (e.End - e.Start)
-		c := change{a0: la.At(e.Start).Line - 1, a1: la.At(max(e.Start, e.End-1)).Line, b0: lb.At(ns).Line - 1, b1: lb.At(max(ns, ne-1)).Line}
+		c := change{a0: la.Position(e.Start).Line - 1, a1: la.Position(max(e.Start, e.End-1)).Line, b0: lb.Position(ns).Line - 1, b1: lb.Position(max(ns, ne-1)).Line}
 		if e.End > e.Start && src[e.End-1] == '\n' {
-			c.a1 = la.At(e.End - 1).Line
+			c.a1 = la.Position(e.End - 1).Line
 		}
 		if len(chs) > 0 && c.a0 <= chs[len(chs)-1].a1 {
 			p := &chs[len(chs)-1]

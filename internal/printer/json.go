@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evgrep/evgrep/internal/search"
+	"github.com/evgrep/evgrep/internal/textpos"
 )
 
 // JSON is rg's JSON Lines printer (begin, match, context, end messages;
@@ -17,8 +18,8 @@ type JSON struct {
 	path         []byte
 	pathJSON     []byte
 	matches      []Range
-	tmp          []byte      // one rendered piece
-	u16          utf16Cursor // UTF-16 columns of the line being written
+	tmp          []byte              // one rendered piece
+	u16          textpos.UTF16Cursor // UTF-16 columns of the line being written
 	matchCount   int64
 	beginPrinted bool
 	start        time.Time
@@ -85,7 +86,7 @@ func (p *JSON) Matched(s *search.Searcher, m *search.Match) (bool, error) {
 		p.replace(s, m.Buffer, m.Start, m.Start+len(m.Bytes), false)
 		p.writeLineHead("match", m.Bytes, m.LineNumber, m.AbsOffset)
 		var n uint64
-		p.u16 = utf16Cursor{b: m.Bytes}
+		p.u16.Reset(m.Bytes)
 		end := m.Start + len(m.Bytes)
 		p.m.EachOccurrenceIn(m.Buffer, m.Start, hayEnd, func(r Range) bool {
 			if pastLine(r, m.Start, hayEnd, end) {
@@ -194,7 +195,7 @@ func writeDuration(b byteWriter, d time.Duration) {
 
 func (p *JSON) writeLineMessage(kind string, lines []byte, lineNo uint64, abs int64, matches []Range) {
 	p.writeLineHead(kind, lines, lineNo, abs)
-	p.u16 = utf16Cursor{b: lines}
+	p.u16.Reset(lines)
 	for i, m := range matches {
 		if i > 0 {
 			p.w.buf.WriteByte(',')
@@ -238,8 +239,8 @@ func (p *JSON) writeSubmatch(lines []byte, m Range, i int) {
 	p.tmp = append(append(append(p.tmp[:0], `,"start":`...), strconv.Itoa(m.Start)...), `,"end":`...)
 	p.tmp = strconv.AppendInt(p.tmp, int64(m.End), 10)
 	if p.w.opts.UTF16Columns {
-		s16 := p.u16.at(m.Start)
-		e16 := p.u16.at(m.End)
+		s16 := p.u16.At(m.Start)
+		e16 := p.u16.At(m.End)
 		p.tmp = strconv.AppendInt(append(p.tmp, `,"start_utf16":`...), int64(s16), 10)
 		p.tmp = strconv.AppendInt(append(p.tmp, `,"end_utf16":`...), int64(e16), 10)
 	}
@@ -274,41 +275,6 @@ func (p *JSON) writeData(b []byte) {
 		p.w.buf.Write(p.tmp)
 	}
 	p.w.buf.WriteString(`"}`)
-}
-
-// utf16Cursor is utf16Offset for ascending offsets into one line, in time
-// linear in the line rather than in the line times its submatches.
-type utf16Cursor struct {
-	b    []byte
-	i, n int // utf16Offset(b, i) == n, and i is where decoding from 0 steps
-}
-
-// at returns utf16Offset(c.b, off).
-func (c *utf16Cursor) at(off int) int {
-	if off < c.i {
-		c.i, c.n = 0, 0
-	}
-	i, n, sure := c.i, c.n, true
-	for i < off {
-		r, size := utf8.DecodeRune(c.b[i:off])
-		if sure && i+utf8.UTFMax > off {
-			// The cut at off may change how this character decodes;
-			// a later offset must decode it again.
-			if r2, size2 := utf8.DecodeRune(c.b[i:]); r2 != r || size2 != size {
-				sure = false
-			}
-		}
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-		i += size
-		if sure {
-			c.i, c.n = i, n
-		}
-	}
-	return n
 }
 
 // appendData renders {"text":"…"} for UTF-8 and {"bytes":"<base64>"} otherwise.

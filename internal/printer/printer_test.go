@@ -3,7 +3,6 @@ package printer
 import (
 	"testing"
 	"time"
-	"unicode/utf8"
 )
 
 func TestAppendJSONString(t *testing.T) {
@@ -66,41 +65,5 @@ func TestFormatPathAndStats(t *testing.T) {
 	}
 	if n := countLines([]byte("a\nb\nc"), '\n'); n != 3 {
 		t.Errorf("countLines: %d", n)
-	}
-}
-
-// utf16Offset counts UTF-16 code units in b[:off] (invalid bytes count
-// one), decoding from the start: what utf16Cursor must give.
-func utf16Offset(b []byte, off int) int {
-	n := 0
-	for i := 0; i < off; {
-		r, size := utf8.DecodeRune(b[i:off])
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-		i += size
-	}
-	return n
-}
-
-// TestUTF16Cursor checks utf16Cursor against utf16Offset for ascending
-// offsets, including offsets that cut a character, and going back.
-func TestUTF16Cursor(t *testing.T) {
-	lines := []string{"", "plain ascii", "aé𝄞b\xffc", "𝄞𝄞𝄞", "\xf0\x9d\x84x", "é\xe2\x82"}
-	for _, l := range lines {
-		b := []byte(l)
-		for step := 1; step <= 3; step++ {
-			c := utf16Cursor{b: b}
-			for off := 0; off <= len(b); off += step {
-				if got, want := c.at(off), utf16Offset(b, off); got != want {
-					t.Errorf("%q step %d: at(%d) = %d, want %d", l, step, off, got, want)
-				}
-			}
-			if got, want := c.at(1), utf16Offset(b, min(1, len(b))); len(b) > 0 && got != want {
-				t.Errorf("%q: back to 1: %d, want %d", l, got, want)
-			}
-		}
 	}
 }
