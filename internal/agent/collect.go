@@ -184,7 +184,7 @@ func (c *sinkFile) Begin(e walker.Entry) (bool, bool) {
 	if err != nil {
 		rel = e.Path
 	}
-	c.path = filepath.ToSlash(rel)
+	c.path = nameOf(filepath.ToSlash(rel))
 	c.tr = nil
 	return true, true
 }

@@ -446,7 +446,7 @@ func RunImpact(spec ImpactSpec) (*ImpactResult, error) {
 	sortImpactFiles(files)
 	b := snapshot.NewItemsBuilder()
 	for _, f := range files {
-		b.AddFile(f.path, f.rev)
+		b.AddFile(nameOf(f.path), f.rev)
 		addImpactItems(b, f)
 	}
 	res.Snap = b.Build(snapshot.Meta{Root: spec.Root, Analysis: snapshot.AnalysisImpact, Created: time.Now(), Options: map[string]string{
@@ -541,7 +541,7 @@ func addImpactItems(b *snapshot.ItemsBuilder, f *impactFile) {
 		for _, o := range f.parsed {
 			line := lineOf(f.data, o.Line)
 			b.Add(snapshot.Item{
-				Path: f.path, Line: o.Line, EndLine: o.Line, Start: int64(o.Start), End: int64(o.End),
+				Path: nameOf(f.path), Line: o.Line, EndLine: o.Line, Start: int64(o.Start), End: int64(o.End),
 				Group: group(o.Role, o.InTest), Label: string(o.Role) + ": " + o.Detail,
 				Text: strconv.Itoa(o.Col) + "\t" + excerpt(line, o.Col-1, o.End-o.Start),
 			})
@@ -554,13 +554,13 @@ func addImpactItems(b *snapshot.ItemsBuilder, f *impactFile) {
 	}
 	for _, o := range f.occ {
 		b.Add(snapshot.Item{
-			Path: f.path, Line: o.line, EndLine: o.line, Start: o.start, End: o.end,
+			Path: nameOf(f.path), Line: o.line, EndLine: o.line, Start: o.start, End: o.end,
 			Group: group(syntax.RoleUnclassified, false), Label: string(syntax.RoleUnclassified) + ": " + why,
 			Text: strconv.Itoa(o.col) + "\t" + o.text,
 		})
 	}
 	// The builder, full after MaxItems items, counts what it refuses.
 	for i := 0; i < f.dropped && b.Full(); i++ {
-		b.Add(snapshot.Item{Path: f.path})
+		b.Add(snapshot.Item{Path: nameOf(f.path)})
 	}
 }

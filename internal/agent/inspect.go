@@ -127,7 +127,7 @@ func inspect(req *Request, env Env, root string) (*Answer, error) {
 				col = l.Ranges[0].Start
 			}
 			retry := &Request{Mode: ModeInspect, Cursor: req.Cursor, MatchIndex: n}
-			targets = append(targets, inspectTarget{path: l.Path, line: l.Number, match: n, col: col, rev: &rev, retry: retry})
+			targets = append(targets, inspectTarget{path: pathOf(l.Path), line: l.Number, match: n, col: col, rev: &rev, retry: retry})
 		}
 	case len(req.Targets) > 0:
 		for _, t := range req.Targets {
@@ -142,7 +142,7 @@ func inspect(req *Request, env Env, root string) (*Answer, error) {
 			if !filepath.IsAbs(abs) {
 				abs = filepath.Join(root, abs)
 			}
-			targets[i].retry = &Request{Mode: ModeInspect, Path: abs, Line: targets[i].line}
+			targets[i].retry = &Request{Mode: ModeInspect, Path: nameOf(abs), Line: targets[i].line}
 		}
 	}
 	a := &Answer{}
@@ -168,11 +168,11 @@ func inspect(req *Request, env Env, root string) (*Answer, error) {
 // not fit in what is left of the budget, a window around the target line is
 // shown with cursors for the lines before and after it.
 func inspectOne(b *strings.Builder, env Env, root string, t inspectTarget, i, n, budget int, shown map[string][]shownRange) TargetJSON {
-	tj := TargetJSON{Path: t.path, Line: t.line, Match: t.match}
+	tj := TargetJSON{Path: nameOf(t.path), Line: t.line, Match: t.match}
 	sp, err := resolveSpan(root, t)
 	if err != nil {
 		tj.Outcome, tj.Error = outcomeError, err.Error()
-		fmt.Fprintf(b, "== %s:%d — error: %s\n", shorten(t.path, inspectEchoBytes), t.line, shorten(err.Error(), inspectEchoBytes))
+		fmt.Fprintf(b, "== %s:%d — error: %s\n", shorten(nameOf(t.path), inspectEchoBytes), t.line, shorten(err.Error(), inspectEchoBytes))
 		return tj
 	}
 	tj.Lossy = sp.lossy
@@ -187,7 +187,7 @@ func inspectOne(b *strings.Builder, env Env, root string, t inspectTarget, i, n,
 	}
 	if len(pieces) == 0 {
 		tj.Outcome = outcomeReturned
-		fmt.Fprintf(b, "== %s:%d — shown above with target %d\n", shorten(t.path, inspectEchoBytes), t.line, tj.SharedWith)
+		fmt.Fprintf(b, "== %s:%d — shown above with target %d\n", shorten(nameOf(t.path), inspectEchoBytes), t.line, tj.SharedWith)
 		return tj
 	}
 	left := budget - b.Len() - inspectReserve*(n-i-1)
@@ -240,7 +240,7 @@ func inspectOne(b *strings.Builder, env Env, root string, t inspectTarget, i, n,
 		if len(retry) > maxEchoBytes {
 			retry = []byte("the request in this target's details (retry)")
 		}
-		fmt.Fprintf(b, "== %s:%d — deferred (the batch's 16 KiB budget is used up); retry: %s\n", shorten(t.path, inspectEchoBytes), t.line, retry)
+		fmt.Fprintf(b, "== %s:%d — deferred (the batch's 16 KiB budget is used up); retry: %s\n", shorten(nameOf(t.path), inspectEchoBytes), t.line, retry)
 		if tok, err := newSourceCursor(env, root, t.path, sp.rev, sp.first, sp.last, false); err == nil && !sp.lossy {
 			tj.SourceCursor = tok
 			fmt.Fprintf(b, "   or continue lines %d–%d: {\"cursor\":%q}\n", sp.first, sp.last, tok)
@@ -368,7 +368,7 @@ func resolveSpan(root string, t inspectTarget) (*span, error) {
 }
 
 func writeSpanHeader(b *strings.Builder, t inspectTarget, sp *span) {
-	t.path = shorten(t.path, inspectEchoBytes)
+	t.path = shorten(nameOf(t.path), inspectEchoBytes)
 	label := ""
 	if t.match > 0 {
 		label = fmt.Sprintf(" {match #%d}", t.match)

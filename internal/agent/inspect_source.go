@@ -136,7 +136,7 @@ func continueSource(env Env, snap *snapshot.Snapshot) (*Answer, error) {
 	d := &a.Details
 	d.Mode, d.Root, d.Status = ModeInspect, root, "complete"
 	var b strings.Builder
-	fmt.Fprintf(&b, "evgrep inspect (continued): %s lines %d–%d\n", shorten(path, maxEchoBytes), first, last)
+	fmt.Fprintf(&b, "evgrep inspect (continued): %s lines %d–%d\n", shorten(nameOf(path), maxEchoBytes), first, last)
 	r := newRows(sp, inspectTarget{col: -1})
 	anchor := first
 	if back {
@@ -146,7 +146,7 @@ func continueSource(env Env, snap *snapshot.Snapshot) (*Answer, error) {
 	// rows are bounded, so it always holds at least one line.
 	lo, hi := r.windowFrom(first, last, anchor, responseBudget-600)
 	r.write(&b, lo, hi)
-	tj := TargetJSON{Path: path, Line: anchor, Outcome: outcomeReturned, FirstLine: lo, LastLine: hi, Excerpt: r.excerpt}
+	tj := TargetJSON{Path: nameOf(path), Line: anchor, Outcome: outcomeReturned, FirstLine: lo, LastLine: hi, Excerpt: r.excerpt}
 	tj.SourceCursorBefore = continuation(&b, env, root, path, sp, first, lo-1, true)
 	tj.SourceCursor = continuation(&b, env, root, path, sp, hi+1, last, false)
 	if tj.SourceCursor != "" || tj.SourceCursorBefore != "" {

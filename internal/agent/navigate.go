@@ -264,7 +264,7 @@ func RunImports(spec NavSpec) (*snapshot.Snapshot, []string, error) {
 		return nil, nil, invalid("%s: %v", shorten(t.rel, maxEchoBytes), err)
 	}
 	b := snapshot.NewItemsBuilder()
-	b.AddFile(t.rel, revisions.Revision{})
+	b.AddFile(nameOf(t.rel), revisions.Revision{})
 	var notes []string
 	if t.lang == syntax.Go {
 		if n := goBuildNote(t.abs); n != "" {
@@ -328,14 +328,14 @@ func RunImports(spec NavSpec) (*snapshot.Snapshot, []string, error) {
 				if !hit {
 					continue
 				}
-				b.AddFile(f.rel, f.rev)
+				b.AddFile(nameOf(f.rel), f.rev)
 				text := im.Spec
 				if lang == syntax.Go {
 					if n := goBuildNote(f.abs); n != "" {
 						text += " (" + n + ")"
 					}
 				}
-				b.Add(snapshot.Item{Path: f.rel, Line: im.Line, EndLine: im.Line, Start: int64(im.Start), End: int64(im.End),
+				b.Add(snapshot.Item{Path: nameOf(f.rel), Line: im.Line, EndLine: im.Line, Start: int64(im.Start), End: int64(im.End),
 					Group: grpImportedBy, Label: im.Kind, Text: text})
 			}
 		}
@@ -380,7 +380,7 @@ func importItem(ws, rel string, im syntax.Import, r resolved) snapshot.Item {
 	if r.note != "" {
 		text += " [" + r.note + "]"
 	}
-	return snapshot.Item{Path: rel, Line: im.Line, EndLine: im.Line, Start: int64(im.Start), End: int64(im.End),
+	return snapshot.Item{Path: nameOf(rel), Line: im.Line, EndLine: im.Line, Start: int64(im.Start), End: int64(im.End),
 		Group: grpImports, Label: r.status, Text: text}
 }
 

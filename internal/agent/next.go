@@ -65,10 +65,13 @@ func writeProblems(a *Answer) {
 
 // naturalNext suggests the next step after a complete answer with results.
 func naturalNext(d *Details) {
-	abs := func(p string) (string, bool) {
+	// abs is the agent name of the full path of a name the details show.
+	abs := func(name string) (string, bool) {
+		p := pathOf(name)
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(d.Root, filepath.FromSlash(p))
 		}
+		p = nameOf(p)
 		return p, d.Root != "" && jsonCost(p)-2 <= maxEchoBytes
 	}
 	switch {

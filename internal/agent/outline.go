@@ -81,7 +81,7 @@ func OutlineFiles(root string, paths []string, in input.Options) []FileOutline {
 }
 
 func outlineOne(root, p string, in input.Options) FileOutline {
-	fo := FileOutline{Path: p}
+	fo := FileOutline{Path: nameOf(p)}
 	abs := p
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(root, p)
@@ -420,7 +420,7 @@ fill:
 	compactLine(&b, "Without exports", none)
 	d.OtherFiles = other
 	for _, p := range none {
-		d.Outlines = append(d.Outlines, FileOutline{Path: p, Note: noExportsNote})
+		d.Outlines = append(d.Outlines, FileOutline{Path: nameOf(p), Note: noExportsNote})
 	}
 	done := next >= len(files)
 	d.Page = &PageJSON{Kind: string(snapshot.KindOutline), Offset: offset, Count: next - offset, Total: len(files), Done: done}

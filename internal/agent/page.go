@@ -164,7 +164,7 @@ func cursorSelection(req *Request, env Env, snap *snapshot.Snapshot) (*snapshot.
 func retainedFile(p, cwd string, snap *snapshot.Snapshot) (name string, isRoot, ok bool) {
 	root := snap.Meta.Root
 	if !filepath.IsAbs(p) {
-		rel := filepath.ToSlash(filepath.Clean(p))
+		rel := nameOf(filepath.ToSlash(filepath.Clean(p)))
 		if _, found := snap.File(rel); found {
 			return rel, false, true
 		}
@@ -184,7 +184,7 @@ func retainedFile(p, cwd string, snap *snapshot.Snapshot) (name string, isRoot, 
 	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 		return "", false, false
 	}
-	rel = filepath.ToSlash(rel)
+	rel = nameOf(filepath.ToSlash(rel))
 	_, found := snap.File(rel)
 	return rel, false, found
 }

@@ -143,9 +143,9 @@ func rankRequest(req *Request, env Env, root string) (*Answer, error) {
 	opts[optRankChunk] = strconv.Itoa(ix.Chunks())
 	b := snapshot.NewItemsBuilder()
 	for _, h := range hits {
-		b.AddFile(h.Path, h.Rev)
+		b.AddFile(nameOf(h.Path), h.Rev)
 		b.Add(snapshot.Item{
-			Path: h.Path, Line: h.Chunk.StartLine, EndLine: h.Chunk.EndLine,
+			Path: nameOf(h.Path), Line: h.Chunk.StartLine, EndLine: h.Chunk.EndLine,
 			Start: int64(h.Chunk.StartByte), End: int64(h.Chunk.EndByte),
 			Group: h.Chunk.Kind, Label: h.Chunk.Name, Score: h.Score,
 		})
@@ -255,7 +255,7 @@ func rankPage(env Env, snap *snapshot.Snapshot, offset, limit int) (*Answer, err
 	if len(rj.Page) > 0 {
 		top := rj.Page[0]
 		d.Next = append(d.Next,
-			NextCall{Request: Request{Mode: ModeInspect, Path: filepath.Join(snap.Meta.Root, filepath.FromSlash(top.Path)), Line: top.StartLine}, Why: "the whole declaration around the first chunk"},
+			NextCall{Request: Request{Mode: ModeInspect, Path: nameOf(filepath.Join(snap.Meta.Root, filepath.FromSlash(pathOf(top.Path)))), Line: top.StartLine}, Why: "the whole declaration around the first chunk"},
 			NextCall{Request: Request{Mode: ModeRank, Path: snap.Meta.Root, Related: &Target{Path: top.Path, Line: top.StartLine}}, Why: "the chunks most like the first one"})
 	}
 	a.Text = w.String()
@@ -269,11 +269,11 @@ func rankSource(snap *snapshot.Snapshot, it snapshot.Item) ([]byte, string) {
 	if !ok {
 		return nil, "no revision recorded; not shown"
 	}
-	abs := rankindex.Abs(snap.Meta.Root, it.Path)
+	abs := rankindex.Abs(snap.Meta.Root, pathOf(it.Path))
 	if forbiddenFile(abs) {
 		return nil, forbiddenMsg
 	}
-	src, err := rankindex.Source(snap.Meta.Root, rank.Hit{Path: it.Path, Rev: f.Revision,
+	src, err := rankindex.Source(snap.Meta.Root, rank.Hit{Path: pathOf(it.Path), Rev: f.Revision,
 		Chunk: rank.Chunk{StartByte: int(it.Start), EndByte: int(it.End)}}, input.Options{Encoding: snap.Meta.Options[optEncoding]})
 	if err != nil {
 		return nil, "the file changed since it was ranked; not shown (rank again)"

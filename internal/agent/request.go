@@ -168,6 +168,7 @@ func ParseRequest(data []byte) (*Request, error) {
 	if dec.More() {
 		return nil, invalid("trailing data after the request object")
 	}
+	r.decodeNames()
 	return &r, r.Validate()
 }
 

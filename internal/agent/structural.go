@@ -150,9 +150,9 @@ func runStructural(r *Request, env Env, root string, m structural.Matcher, lang 
 	}
 	rel := func(p string) string {
 		if x, err := filepath.Rel(root, p); err == nil {
-			return filepath.ToSlash(x)
+			return nameOf(filepath.ToSlash(x))
 		}
-		return p
+		return nameOf(p)
 	}
 	b := snapshot.NewItemsBuilder()
 	var files []*structFile

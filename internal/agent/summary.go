@@ -209,7 +209,7 @@ func writeChanged(b *strings.Builder, d *Details, snap *snapshot.Snapshot, files
 		if !f.Revision.Verified {
 			continue
 		}
-		id, err := revisions.StatIdentity(filepath.Join(snap.Meta.Root, filepath.FromSlash(f.Path)))
+		id, err := revisions.StatIdentity(filepath.Join(snap.Meta.Root, filepath.FromSlash(pathOf(f.Path))))
 		if err == nil && id == f.Revision.Identity {
 			continue
 		}
