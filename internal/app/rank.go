@@ -75,13 +75,10 @@ func (r *run) rank(wopts walker.Options) int {
 		// the verified source declares it.
 		h.Chunk.Name = rankindex.VerifiedName(src, h.Chunk.Name)
 		if jsonOut {
-			o := map[string]any{"path": h.Path, "startLine": h.Chunk.StartLine, "endLine": h.Chunk.EndLine,
-				"score": round3(h.Score), "kind": h.Chunk.Kind}
-			if h.Chunk.Name != "" {
-				o["name"] = h.Chunk.Name
-			}
+			o := rankLine{Path: h.Path, StartLine: h.Chunk.StartLine, EndLine: h.Chunk.EndLine,
+				Score: round3(h.Score), Kind: h.Chunk.Kind, Name: h.Chunk.Name}
 			if err != nil {
-				o["error"] = err.Error()
+				o.Error = err.Error()
 			}
 			r.out.Write(jsonLine(nil, o))
 			continue
@@ -129,4 +126,16 @@ func clip(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// rankLine is one ranked chunk of --rank --json (fields in the order
+// they have always been written).
+type rankLine struct {
+	EndLine   int     `json:"endLine"`
+	Error     string  `json:"error,omitempty"`
+	Kind      string  `json:"kind"`
+	Name      string  `json:"name,omitempty"`
+	Path      string  `json:"path"`
+	Score     float64 `json:"score"`
+	StartLine int     `json:"startLine"`
 }
