@@ -30,6 +30,8 @@ type Corpus struct {
 	KindName string `json:"kind"`
 	// Path is absolute.
 	Path string `json:"path"`
+	// Lang is the language of a Lang corpus.
+	Lang string `json:"lang,omitempty"`
 	// Files and Bytes describe its regular files (symlinks not followed).
 	Files int   `json:"files"`
 	Bytes int64 `json:"bytes"`
@@ -289,4 +291,32 @@ func prepareTiny(cacheDir, goroot string) (Corpus, error) {
 	}
 	c.Files, c.Bytes, err = countFiles(dir)
 	return c, err
+}
+
+// langCorpora are the Lang corpora this machine has (langTrees); a
+// language whose tree is missing is said and left out.
+func langCorpora(stderr io.Writer) []Corpus {
+	var out []Corpus
+	for _, t := range langTrees {
+		dir := ""
+		for _, pat := range t.Dirs {
+			if m, _ := filepath.Glob(pat); len(m) > 0 {
+				sort.Strings(m)
+				dir = m[len(m)-1]
+				break
+			}
+		}
+		if dir == "" {
+			fmt.Fprintf(stderr, "bench: no %s tree (%s): its structural job is left out\n", t.Lang, strings.Join(t.Dirs, ", "))
+			continue
+		}
+		c, err := treeCorpus(t.Name, dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "bench: %s tree %s: %v\n", t.Lang, dir, err)
+			continue
+		}
+		c.Kind, c.KindName, c.Lang = Lang, Lang.String(), t.Lang
+		out = append(out, c)
+	}
+	return out
 }

@@ -357,6 +357,7 @@ func prepareCorpora(o *options, stderr io.Writer) ([]Corpus, error) {
 		}
 		out = append(out, c)
 	}
+	out = append(out, langCorpora(stderr)...)
 	small, err := treeCorpus("small", filepath.Join(goroot, "src", "net"))
 	if err != nil {
 		return nil, fmt.Errorf("small tree: %v", err)
@@ -396,6 +397,12 @@ func selectJobs(corpora []Corpus, o *options) []Job {
 			qs = largeQueries
 		case Small:
 			qs = smallQueries
+		case Lang:
+			for _, q := range langQueries {
+				if q.Lang == c.Lang {
+					qs = append(qs, q)
+				}
+			}
 		}
 		for _, q := range qs {
 			q.Kind = c.Kind

@@ -30,6 +30,10 @@ const (
 	// Small is a repository-sized tree (GOROOT/src/net, some 400
 	// files), searched in place: the agent call's corpus.
 	Small
+	// Lang is a tree of one language family that this machine ships (C
+	// headers, Python's library, npm's JavaScript), searched by the
+	// structural jobs of its language only.
+	Lang
 )
 
 // String names the corpus kind in reports.
@@ -43,6 +47,8 @@ func (k CorpusKind) String() string {
 		return "large"
 	case Small:
 		return "small"
+	case Lang:
+		return "lang"
 	}
 	return "unknown"
 }
@@ -144,6 +150,27 @@ var treeQueries = []Query{
 
 // patLookBehind is the look-behind pattern of the PCRE2 jobs.
 const patLookBehind = `(?<=func )\w+Error\b`
+
+// langQueries are the structural jobs of each language family, run on
+// the Lang corpus of their language (langTrees): one ast-grep pattern a
+// family besides Go's on GOROOT.
+var langQueries = []Query{
+	{Name: "structural memcpy", Kind: Lang, Pattern: "memcpy($A, $B, $C)", Lang: "c"},
+	{Name: "structural isinstance", Kind: Lang, Pattern: "isinstance($A, $B)", Lang: "python"},
+	{Name: "structural require", Kind: Lang, Pattern: "require($A)", Lang: "javascript"},
+}
+
+// langTrees are the trees of the Lang corpora by language, the first
+// that exists of each (globs allowed): what Debian's libc6-dev, python3
+// and npm install, which .ci/run installs.
+var langTrees = []struct {
+	Name, Lang string
+	Dirs       []string
+}{
+	{"c-headers", "c", []string{"/usr/include"}},
+	{"python-lib", "python", []string{"/usr/lib/python3.*"}},
+	{"npm-js", "javascript", []string{"/usr/lib/node_modules/npm", "/usr/share/nodejs/npm"}},
+}
 
 // smallQueries run on the repository-sized tree.
 var smallQueries = []Query{

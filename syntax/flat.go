@@ -139,4 +139,20 @@ func ParseFlat(lang Language, src []byte) (*Tree, error) {
 	return defaultTrees.get(lang, src, parseFlat)
 }
 
+// ParseFlatOnce is ParseFlat without the cache: for a source that is
+// parsed once (a search's walk reads each file once), so that its tree is
+// garbage as soon as the caller drops it.
+func ParseFlatOnce(lang Language, src []byte) (*Tree, error) {
+	if !Supported(lang) {
+		if lang.Known() {
+			return nil, ErrNoParser
+		}
+		return nil, fmt.Errorf("%w for language %q", ErrNoParser, string(lang))
+	}
+	if len(src) > MaxSource {
+		return nil, fmt.Errorf("%w: %d bytes, over the %d MiB cap", ErrTooLarge, len(src), MaxSource>>20)
+	}
+	return parseFlat(lang, src)
+}
+
 var kindTables sync.Map // Language -> *kindTable
