@@ -358,20 +358,27 @@ var errPathForbidden = errors.New(forbiddenMsg)
 // credential file (refuseLinked). A file swapped for a
 // symlink or a FIFO between the walk and the open is therefore never read.
 func openChecked(path string) (*os.File, error) {
-	f, err := pipeline.OpenChecked(path, func(real string) error {
+	f, _, err := openCheckedStat(path)
+	return f, err
+}
+
+// openCheckedStat is openChecked that also returns the opened file's
+// fstat at the check (one fstat serves the checks and the revision).
+func openCheckedStat(path string) (*os.File, os.FileInfo, error) {
+	f, fi, err := pipeline.OpenCheckedStat(path, func(real string) error {
 		if forbiddenFile(real) {
 			return errPathForbidden
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := refuseLinked(f, path); err != nil {
+	if err := refuseLinked(fi, path); err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return f, nil
+	return f, fi, nil
 }
 
 // errWriteForbidden is the refusal of a write into a forbidden place.
