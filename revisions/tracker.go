@@ -73,14 +73,19 @@ func (t *Tracker) Finish() Revision {
 	// The path may have been renamed over or removed while the file was
 	// read: then what was read is no longer what the path shows. When
 	// the path still names the file (same device and inode), its stat is
-	// the open file's own, so that one stat checks both.
-	if name := t.f.Name(); name != "" {
+	// the open file's own, so that one stat checks both; without inode
+	// numbers the open file is asked too.
+	name := t.f.Name()
+	if name == "" || t.before.Ino == 0 {
+		if fi, err := t.f.Stat(); err != nil || !fi.Mode().IsRegular() || identityOf(fi) != t.before {
+			return rev
+		}
+	}
+	if name != "" {
 		fi, err := os.Stat(name)
 		if err != nil || !fi.Mode().IsRegular() || identityOf(fi) != t.before {
 			return rev
 		}
-	} else if fi, err := t.f.Stat(); err != nil || !fi.Mode().IsRegular() || identityOf(fi) != t.before {
-		return rev
 	}
 	rev.Verified = true
 	return rev
