@@ -26,8 +26,8 @@ import (
 //
 // The mark is one line, `evict v1 <scanned> <due> <dirs> <live n> <live
 // bytes> <aux n> <aux bytes>` (times in Unix nanoseconds; dirs the
-// snapshot directories), written like every state file (writeAtomic) under
-// the exclusive lock. A mark that is missing, unreadable, older than
+// snapshot directories), overwritten in place under the exclusive lock
+// (writeInPlace). A mark that is missing, unreadable, older than
 // IdleExpiry, from a later scan time than now (a clock that went back) or
 // due further ahead than any bound allows, means a scan.
 const (
@@ -163,8 +163,9 @@ func (s *Store) writeEvictMark(m evictMark) bool {
 	}
 	line := fmt.Sprintf("evict %s %d %d %d %d %d %d %d\n", evictMarkVersion, m.scanned.UnixNano(), due,
 		m.dirs, m.live.n, m.live.bytes, m.aux.n, m.aux.bytes)
-	if writeAtomic(s.dir, evictMarkName, []byte(line), m.scanned) != nil {
-		os.Remove(filepath.Join(s.dir, evictMarkName))
+	path := filepath.Join(s.dir, evictMarkName)
+	if writeInPlace(path, []byte(line)) != nil {
+		os.Remove(path)
 		return false
 	}
 	return true
