@@ -4,13 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/evgrep/evgrep/internal/pipeline"
 )
 
-// storeTops are the first path components of credentialStores, each once,
-// in the table's order.
-var storeTops = func() []string {
+// storeTops returns the first path components of credentialStores, each
+// once, in the table's order (computed on first use, not at start-up).
+var storeTops = sync.OnceValue(func() []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, e := range credentialStores {
@@ -21,7 +22,7 @@ var storeTops = func() []string {
 		}
 	}
 	return out
-}()
+})
 
 // seedHome lists home folder home once and records, for every first
 // component of a credential store that the folder does not hold, the
@@ -47,7 +48,7 @@ func (rs resolutions) seedHome(home string, listed map[string]map[string]bool) {
 	if present == nil {
 		return
 	}
-	for _, t := range storeTops {
+	for _, t := range storeTops() {
 		p := filepath.Join(home, t)
 		if _, known := rs[p]; !present[t] && !known {
 			rs[p] = resolution{path: filepath.Join(up.path, t)}
@@ -68,8 +69,8 @@ func listTops(dir string) map[string]bool {
 	if err != nil || more {
 		return nil
 	}
-	present := make(map[string]bool, len(storeTops))
-	for _, t := range storeTops {
+	present := make(map[string]bool, len(storeTops()))
+	for _, t := range storeTops() {
 		present[t] = false
 	}
 	for _, n := range names {
