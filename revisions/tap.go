@@ -27,10 +27,17 @@ type Tap struct {
 // while it is read, is not kept: Whole reports false); buf is reused for
 // them.
 func NewTap(f *os.File, capture int64, buf []byte) (*Tap, error) {
-	tr, err := NewTracker(f)
+	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
+	return NewTapStat(f, fi, capture, buf), nil
+}
+
+// NewTapStat is NewTap for a file whose fstat at open the caller holds
+// (fi, from the same descriptor): no second fstat.
+func NewTapStat(f *os.File, fi os.FileInfo, capture int64, buf []byte) *Tap {
+	tr := NewTrackerStat(f, fi)
 	t := &Tap{tr: tr}
 	if size := tr.Identity().Size; capture > 0 && size <= capture {
 		t.limit = max(size, 0)
@@ -41,7 +48,7 @@ func NewTap(f *os.File, capture int64, buf []byte) (*Tap, error) {
 	} else if capture > 0 {
 		t.over = true
 	}
-	return t, nil
+	return t
 }
 
 // Identity is the file's identity when it was opened.

@@ -31,6 +31,12 @@ func NewTracker(f *os.File) (*Tracker, error) {
 	return &Tracker{f: f, before: id, d: xxhash.New()}, nil
 }
 
+// NewTrackerStat is NewTracker for a file whose fstat at open the caller
+// holds (fi, from f itself, before any byte was read).
+func NewTrackerStat(f *os.File, fi os.FileInfo) *Tracker {
+	return &Tracker{f: f, before: identityOf(fi), d: xxhash.New()}
+}
+
 // Identity returns the identity captured when the Tracker was created.
 func (t *Tracker) Identity() Identity { return t.before }
 
@@ -64,15 +70,20 @@ func (t *Tracker) Finish() Revision {
 	if t.err != nil || t.n != t.before.Size {
 		return rev
 	}
-	fi, err := t.f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || identityOf(fi) != t.before {
-		return rev
+	// The path may have been renamed over or removed while the file was
+	// read: then what was read is no longer what the path shows. When
+	// the path still names the file (same device and inode), its stat is
+	// the open file's own, so that one stat checks both; without inode
+	// numbers the open file is asked too.
+	name := t.f.Name()
+	if name == "" || t.before.Ino == 0 {
+		if fi, err := t.f.Stat(); err != nil || !fi.Mode().IsRegular() || identityOf(fi) != t.before {
+			return rev
+		}
 	}
-	if name := t.f.Name(); name != "" {
-		// The path may have been renamed over or removed while the file
-		// was read: then what was read is no longer what the path shows.
-		after, err := StatIdentity(name)
-		if err != nil || after != t.before {
+	if name != "" {
+		fi, err := os.Stat(name)
+		if err != nil || !fi.Mode().IsRegular() || identityOf(fi) != t.before {
 			return rev
 		}
 	}

@@ -151,7 +151,7 @@ func (s *Store) writeSnapshot(snap *Snapshot, now time.Time) error {
 	if err != nil {
 		return s.fail(err, "cannot store the snapshot")
 	}
-	s.evictDisk(now, snap.ID)
+	s.evictDisk(now, snap.ID, int64(len(data)), snap.aux())
 	return nil
 }
 
@@ -239,7 +239,7 @@ func (s *Store) writeCursor(c Cursor, snap *Snapshot, now time.Time) error {
 	if err := s.prepareDir(true); err != nil {
 		return s.fail(err, "cannot be used")
 	}
-	rewrote := false
+	rewrote, size := false, int64(0)
 	err = s.withLock(false, func() error {
 		d := s.snapDir(c.Snapshot)
 		// A snapshot file that is gone (evicted meanwhile) or is anything
@@ -256,7 +256,7 @@ func (s *Store) writeCursor(c Cursor, snap *Snapshot, now time.Time) error {
 			if err := s.writeSnapshotLocked(c.Snapshot, data, snap.aux(), now); err != nil {
 				return err
 			}
-			rewrote = true
+			rewrote, size = true, int64(len(data))
 		}
 		return writeAtomic(d, cursorPrefix+c.Token, rec, now)
 	})
@@ -264,7 +264,7 @@ func (s *Store) writeCursor(c Cursor, snap *Snapshot, now time.Time) error {
 		return s.fail(err, "cannot store the cursor")
 	}
 	if rewrote {
-		s.evictDisk(now, c.Snapshot)
+		s.evictDisk(now, c.Snapshot, size, snap.aux())
 	}
 	return nil
 }
@@ -407,10 +407,15 @@ func (s *Store) readSnapshot(id string, now time.Time) (*Snapshot, error) {
 // snapshot (a crashed write) and temporary files are removed. Best effort:
 // a folder that cannot be cleaned still serves.
 // evictDisk applies the LRU and idle bounds to the state folder. keep is
-// the snapshot just written: it is the most recent even when its mtime
-// ties with others (a coarse or fake clock), so it is never the one evicted.
-func (s *Store) evictDisk(now time.Time, keep string) {
+// the snapshot just written (size bytes, aux or not): it is the most recent
+// even when its mtime ties with others (a coarse or fake clock), so it is
+// never the one evicted. The folder is scanned only when the last scan's
+// mark (evictmark.go) does not show that nothing can be due.
+func (s *Store) evictDisk(now time.Time, keep string, size int64, aux bool) {
 	s.withLock(true, func() error {
+		if s.evictNotDue(now, size, aux) {
+			return nil
+		}
 		entries, err := os.ReadDir(s.dir)
 		if err != nil {
 			return err
@@ -453,7 +458,8 @@ func (s *Store) evictDisk(now time.Time, keep string) {
 				return es[i].t.After(es[j].t) || es[i].t.Equal(es[j].t) && es[i].dir < es[j].dir
 			})
 		}
-		evict := func(es []ent, bound int, maxBytes int64) {
+		// evict applies one class's bounds and returns what stays of it.
+		evict := func(es []ent, bound int, maxBytes int64) (kept roomLeft) {
 			newest(es)
 			var bytes int64
 			for i, e := range es {
@@ -463,17 +469,27 @@ func (s *Store) evictDisk(now time.Time, keep string) {
 						os.Remove(filepath.Join(e.dir, snapFileName))
 						tombs = append(tombs, ent{e.dir, now, 0})
 					}
+					continue
 				}
+				kept.add(e.size, e.t.Add(IdleExpiry))
 			}
+			return kept
 		}
-		evict(live, MaxDiskSnapshots, MaxDiskBytes)
-		evict(auxLive, MaxAuxSnapshots, MaxDiskBytes)
+		m := evictMark{scanned: now}
+		keptLive, keptAux := evict(live, MaxDiskSnapshots, MaxDiskBytes), evict(auxLive, MaxAuxSnapshots, MaxDiskBytes)
+		m.live, m.aux = keptLive.room(MaxDiskSnapshots, MaxDiskBytes), keptAux.room(MaxAuxSnapshots, MaxDiskBytes)
 		newest(tombs)
+		var kept roomLeft
 		for i, e := range tombs {
 			if i >= MaxTombstones || now.Sub(e.t) > TombstoneTTL {
 				os.RemoveAll(e.dir)
+				continue
 			}
+			kept.add(0, e.t.Add(TombstoneTTL))
 		}
+		m.due = earliest(earliest(m.live.due, m.aux.due), kept.due)
+		m.dirs = keptLive.n + keptAux.n + kept.n
+		s.writeEvictMark(m)
 		return nil
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -42,3 +43,9 @@ func ownedBySelf(fi fs.FileInfo) bool { return true }
 
 // checkAncestors cannot be checked portably.
 func checkAncestors(dir string) error { return nil }
+
+// writeInPlace writes the eviction mark at path: without a lock to hold,
+// through a temporary file and a rename (writeAtomic), as every state file.
+func writeInPlace(path string, data []byte) error {
+	return writeAtomic(filepath.Dir(path), filepath.Base(path), data, time.Now())
+}

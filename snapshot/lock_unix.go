@@ -156,3 +156,21 @@ func checkAncestors(dir string) error {
 	}
 	return nil
 }
+
+// writeInPlace overwrites the state file at path with data (created if
+// missing, no link followed). Only the eviction mark is written so: it is
+// read and written under the exclusive lock alone, and a mark torn by a
+// crash does not parse, which means a scan. (A temporary file and a
+// rename, as writeAtomic does, cost as much as the rest of a write that
+// fits.)
+func writeInPlace(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|safeOpenFlags, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

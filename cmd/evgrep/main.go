@@ -6,8 +6,12 @@ import (
 	"os"
 
 	"github.com/evgrep/evgrep/internal/app"
+	"github.com/evgrep/evgrep/internal/startpages"
 )
 
 func main() {
+	// Start-up's pages of the executable are given back before the run
+	// (internal/startpages): the peak RSS is start-up's or the search's.
+	startpages.Drop()
 	os.Exit(app.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

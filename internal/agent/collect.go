@@ -222,16 +222,11 @@ func openTracked(path string) (*os.File, *revisions.Tap, error) {
 // openTap is openTracked that also keeps the raw bytes of a file of at
 // most capture bytes (capture 0: none), in buf.
 func openTap(path string, capture int64, buf []byte) (*os.File, *revisions.Tap, error) {
-	f, err := openChecked(path)
+	f, fi, err := openCheckedStat(path)
 	if err != nil {
 		return nil, nil, oserr.Wrap(err)
 	}
-	tap, err := revisions.NewTap(f, capture, buf)
-	if err != nil {
-		f.Close()
-		return nil, nil, oserr.Wrap(err)
-	}
-	return f, tap, nil
+	return f, revisions.NewTapStat(f, fi, capture, buf), nil
 }
 
 // End implements pipeline.Sink.

@@ -119,8 +119,9 @@ func currentPolicy() *pathPolicy {
 	if p := policyCache.p; p != nil && p.home == home && now.Sub(p.at) < policyTTL {
 		return p
 	}
-	p := &pathPolicy{home: home, at: now, prefixes: map[string]bool{}, dirs: map[string]bool{}}
-	for _, f := range forbiddenPrefixes(home) {
+	list := forbiddenPrefixes(home)
+	p := &pathPolicy{home: home, at: now, prefixes: make(map[string]bool, len(list)), dirs: map[string]bool{}}
+	for _, f := range list {
 		p.prefixes[f] = true
 	}
 	policyCache.p = p
@@ -154,12 +155,14 @@ func homeFolders(home string) []string {
 // system prefixes and every credential store under every home folder,
 // each as written and resolved.
 func forbiddenPrefixes(home string) []string {
-	var out []string
-	seen := map[string]bool{}
+	homes := homeFolders(home)
+	n := len(systemPrefixes) + len(homes)*len(credentialStores)
+	out := make([]string, 0, n)
+	seen := make(map[string]bool, n)
 	// Every home folder's stores share their folders' resolutions: each
 	// folder is looked at once (as root, every home of /etc/passwd times
 	// every store was tens of thousands of lstat calls at each start).
-	rs := resolutions{}
+	rs := make(resolutions, n)
 	add := func(p string) {
 		p = filepath.Clean(p)
 		if p != "/" && !seen[p] {
@@ -171,7 +174,14 @@ func forbiddenPrefixes(home string) []string {
 		add(p)
 		add(rs.resolve(p))
 	}
-	for _, h := range homeFolders(home) {
+	listed := map[string]map[string]bool{}
+	done := make(map[string]bool, len(homes))
+	for _, h := range homes {
+		if h = filepath.Clean(h); done[h] {
+			continue // the same folder twice (HOME, the account, /etc/passwd)
+		}
+		done[h] = true
+		rs.seedHome(h, listed)
 		for _, e := range credentialStores {
 			p := filepath.Join(h, e)
 			add(p)
@@ -209,7 +219,13 @@ func (rs resolutions) of(p string) resolution {
 	default:
 		up := rs.of(parent)
 		if up.exists {
-			if _, err := os.Lstat(p); err == nil {
+			if fi, err := os.Lstat(p); err == nil {
+				// Below a resolved folder, a name that is not a link
+				// is its own resolution; a link is followed.
+				if fi.Mode()&fs.ModeSymlink == 0 {
+					r = resolution{filepath.Join(up.path, filepath.Base(p)), true}
+					break
+				}
 				if real, err := filepath.EvalSymlinks(p); err == nil {
 					r = resolution{real, true}
 					break
@@ -342,20 +358,27 @@ var errPathForbidden = errors.New(forbiddenMsg)
 // credential file (refuseLinked). A file swapped for a
 // symlink or a FIFO between the walk and the open is therefore never read.
 func openChecked(path string) (*os.File, error) {
-	f, err := pipeline.OpenChecked(path, func(real string) error {
+	f, _, err := openCheckedStat(path)
+	return f, err
+}
+
+// openCheckedStat is openChecked that also returns the opened file's
+// fstat at the check (one fstat serves the checks and the revision).
+func openCheckedStat(path string) (*os.File, os.FileInfo, error) {
+	f, fi, err := pipeline.OpenCheckedStat(path, func(real string) error {
 		if forbiddenFile(real) {
 			return errPathForbidden
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := refuseLinked(f, path); err != nil {
+	if err := refuseLinked(fi, path); err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return f, nil
+	return f, fi, nil
 }
 
 // errWriteForbidden is the refusal of a write into a forbidden place.

@@ -87,11 +87,7 @@ func (p *pathPolicy) listIDs(path string, depth int, n *int) bool {
 
 // refuseLinked is openChecked's check of an opened file: an error when it
 // has several links and the policy cannot tell it from a credential file.
-func refuseLinked(f *os.File, path string) error {
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
+func refuseLinked(fi os.FileInfo, path string) error {
 	dev, ino, links, ok := linkInfo(fi)
 	if !ok || links <= 1 || !fi.Mode().IsRegular() {
 		return nil

@@ -27,3 +27,29 @@ func TestResolutionsAsResolveExisting(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedHomeAsLookups: a home folder listed once (seedHome) gives every
+// credential store the resolution that looking it up alone gives, for
+// stores that are there, missing, linked and nested, and for a home named
+// through a link.
+func TestSeedHomeAsLookups(t *testing.T) {
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	real := filepath.Join(base, "real")
+	os.MkdirAll(filepath.Join(real, ".ssh"), 0o700)
+	os.MkdirAll(filepath.Join(real, ".config", "gh"), 0o700)
+	os.MkdirAll(filepath.Join(base, "dots", "gcloud"), 0o700)
+	os.Symlink(filepath.Join(base, "dots"), filepath.Join(real, ".local"))
+	os.Symlink(filepath.Join(base, "nowhere"), filepath.Join(real, ".aws"))
+	os.WriteFile(filepath.Join(real, ".netrc"), nil, 0o600)
+	os.Symlink(real, filepath.Join(base, "home"))
+	for _, h := range []string{real, filepath.Join(base, "home"), filepath.Join(base, "missing")} {
+		seeded, plain := resolutions{}, resolutions{}
+		seeded.seedHome(h, map[string]map[string]bool{})
+		for _, e := range credentialStores {
+			p := filepath.Join(h, e)
+			if got, want := seeded.of(p), plain.of(p); got != want {
+				t.Errorf("%s: seeded %+v, looked up %+v", p, got, want)
+			}
+		}
+	}
+}

@@ -104,8 +104,19 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	for _, w := range cfg.Warnings {
 		errorLine(stderr, w)
 	}
-	if (cfg.Command == cli.CmdAgent || cfg.Command == cli.CmdMCP) && os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(serverGCPercent)
+	// The MCP server lives long and keeps snapshots: its lower target.
+	// One --agent call keeps the search's target, which on a small tree
+	// means no collection at all (five at 50), under a soft bound for the
+	// calls whose snapshot is large.
+	if os.Getenv("GOGC") == "" {
+		switch cfg.Command {
+		case cli.CmdMCP:
+			debug.SetGCPercent(serverGCPercent)
+		case cli.CmdAgent:
+			if os.Getenv("GOMEMLIMIT") == "" {
+				debug.SetMemoryLimit(agentMemoryLimit)
+			}
+		}
 	}
 	switch cfg.Command {
 	case cli.CmdHelp:

@@ -50,8 +50,16 @@ func SpecialKind(m fs.FileMode) string {
 // walk and the open is therefore never read, and a refusal is returned
 // wrapped in an *fs.PathError.
 func OpenChecked(path string, refuse func(real string) error) (*os.File, error) {
+	f, _, err := OpenCheckedStat(path, refuse)
+	return f, err
+}
+
+// OpenCheckedStat is OpenChecked that also returns what the opened file's
+// fstat said when it was checked, so that callers that need its identity
+// (revisions, the link policy) do not ask again.
+func OpenCheckedStat(path string, refuse func(real string) error) (*os.File, os.FileInfo, error) {
 	if err := preOpenCheck(path); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	f := openLinkFree(path)
 	linkFree := f != nil
@@ -60,38 +68,38 @@ func OpenChecked(path string, refuse func(real string) error) (*os.File, error) 
 		f, err = os.OpenFile(path, os.O_RDONLY|openFlags, 0)
 		if err != nil {
 			if isLoop(err) {
-				return nil, &fs.PathError{Op: "open", Path: path, Err: ErrLinkNotFollowed}
+				return nil, nil, &fs.PathError{Op: "open", Path: path, Err: ErrLinkNotFollowed}
 			}
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	if k := SpecialKind(fi.Mode()); k != "" || !fi.Mode().IsRegular() {
 		f.Close()
 		if k == "" {
 			k = "a folder"
 		}
-		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%s, %w", k, ErrNotRegular)}
+		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%s, %w", k, ErrNotRegular)}
 	}
 	if refuse == nil {
-		return f, nil
+		return f, fi, nil
 	}
 	real, err := filepath.Abs(path)
 	if !linkFree || err != nil {
 		if real, err = openedPath(f, fi, path); err != nil {
 			f.Close()
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if err := refuse(filepath.Clean(real)); err != nil {
 		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	return f, nil
+	return f, fi, nil
 }
 
 // openedPath returns the real path of the opened file f: the kernel's
