@@ -17,3 +17,8 @@ const (
 	// MaxMatchesPerFile bounds the matches kept for one file.
 	MaxMatchesPerFile = 100_000
 )
+
+// IndentLookBack is how far back from an offset a rewrite looks for the
+// start of its line to find its indentation (ast-grep's 512 bytes; a
+// line longer than that counts as not indented).
+const IndentLookBack = 512

@@ -25,7 +25,7 @@ func Edits(f *File, template string) []Edit {
 		if m.Start < end {
 			continue
 		}
-		out = append(out, Edit{Start: m.Start, End: m.End, Text: structural.Expand(f.Src, m, template)})
+		out = append(out, Edit{Start: m.Start, End: m.End, Text: structural.Expand(f.Tree, m, template)})
 		end = m.End
 	}
 	return out
