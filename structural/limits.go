@@ -10,6 +10,10 @@ const (
 	MaxRules = 200
 	// MaxRuleDepth bounds the nesting of a rule's sub-rules.
 	MaxRuleDepth = 64
+	// MaxUtilDepth bounds the utility rules (matches) being matched at
+	// once, one inside another; a file that needs more stops like one
+	// past MaxSteps.
+	MaxUtilDepth = 1000
 	// MaxSteps bounds the node comparisons spent on one file; a file that
 	// needs more ends with ErrTooComplex (a pattern with many ellipses over
 	// long lists can otherwise take polynomial time of a high degree).

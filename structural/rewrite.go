@@ -48,6 +48,12 @@ func Expand(t *syntax.Tree, m *Match, template string) string {
 		}
 		name, multi := template[j:k], j-i == 3
 		at := indentAt([]byte(template), i)
+		if d := derived(m, name); !multi && d != nil {
+			// A transform's value is put in as it is (as ast-grep does).
+			out.b = append(out.b, d.Text...)
+			i = k
+			continue
+		}
 		for vi := range m.Vars {
 			v := &m.Vars[vi]
 			if v.Name == name && v.Multi == multi {
@@ -59,6 +65,16 @@ func Expand(t *syntax.Tree, m *Match, template string) string {
 	}
 	out.indent(indentAt(t.Src, m.Start))
 	return string(out.b)
+}
+
+// derived is the transform of m named name, or nil.
+func derived(m *Match, name string) *Derived {
+	for k := range m.Derived {
+		if m.Derived[k].Name == name {
+			return &m.Derived[k]
+		}
+	}
+	return nil
 }
 
 // expansion is a rewrite being built: its bytes and the offsets of the

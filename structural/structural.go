@@ -42,6 +42,11 @@ type Match struct {
 	Vars []Capture
 	// Rule is the id of the rule that matched (rule files only).
 	Rule string
+	// Derived are the values of the rule's transforms, in its order.
+	Derived []Derived
+	// FixRange is what the rule's fix replaces (the match, widened by
+	// expandStart and expandEnd); zero when the rule has no fix.
+	FixRange Span
 }
 
 // Capture is the binding of one metavariable.

@@ -1,0 +1,415 @@
+package structural
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/evgrep/evgrep/syntax"
+)
+
+// Fix is a rule's `fix`: the template that replaces each match, and the
+// rules that widen the replaced range over the match's following
+// (ExpandEnd) or preceding (ExpandStart) siblings while they match.
+type Fix struct {
+	Template               string
+	expandStart, expandEnd Matcher
+}
+
+// Derived is the value of a transform's metavariable for one match.
+type Derived struct {
+	Name, Text string
+}
+
+// transform is one entry of a rule's `transform`: a new metavariable
+// computed from another's text.
+type transform struct {
+	name   string
+	source string // metavariable name, without the sigil
+	multi  bool   // source is $$$NAME
+	// substring
+	op         string // "substring", "replace" or "convert"
+	start, end *int
+	// replace
+	re *regexp.Regexp
+	by string
+	// convert
+	toCase string
+	seps   []string // nil: all separators
+}
+
+func (rp *ruleParser) parseFix(v *yaml.Node) (*Fix, error) {
+	if v.Kind == yaml.ScalarNode {
+		return &Fix{Template: v.Value}, nil
+	}
+	kv, err := mapping(v, "fix")
+	if err != nil {
+		return nil, err
+	}
+	f := &Fix{}
+	seen := false
+	for _, p := range kv {
+		switch p[0].Value {
+		case "template":
+			if f.Template, err = scalar(p[1], "fix.template"); err != nil {
+				return nil, err
+			}
+			seen = true
+		case "expandStart":
+			if f.expandStart, err = rp.object(p[1], 1); err != nil {
+				return nil, err
+			}
+		case "expandEnd":
+			if f.expandEnd, err = rp.object(p[1], 1); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("line %d: unknown key %q in fix (known: template, expandStart, expandEnd)", p[0].Line, p[0].Value)
+		}
+	}
+	if !seen {
+		return nil, fmt.Errorf("line %d: fix needs a template", v.Line)
+	}
+	return f, nil
+}
+
+// sourceVar reads a transform's source: $NAME or $$$NAME.
+func sourceVar(s string, line int) (name string, multi bool, err error) {
+	m := metaVar(s, '$')
+	if m == nil || m.name == "" {
+		return "", false, fmt.Errorf("line %d: source %q is not a named metavariable", line, s)
+	}
+	return m.name, m.meta == metaMultiCap, nil
+}
+
+func parseTransforms(v *yaml.Node) ([]transform, error) {
+	kv, err := mapping(v, "transform")
+	if err != nil {
+		return nil, err
+	}
+	var out []transform
+	for _, p := range kv {
+		tr := transform{name: p[0].Value}
+		if p[1].Kind == yaml.ScalarNode {
+			return nil, fmt.Errorf("line %d: transform %s: the string form is not supported; give substring, replace or convert as an object", p[1].Line, tr.name)
+		}
+		okv, err := mapping(p[1], "transform "+tr.name)
+		if err != nil {
+			return nil, err
+		}
+		if len(okv) != 1 {
+			return nil, fmt.Errorf("line %d: transform %s must have exactly one of substring, replace, convert", p[1].Line, tr.name)
+		}
+		tr.op = okv[0][0].Value
+		args, err := mapping(okv[0][1], tr.op)
+		if err != nil {
+			return nil, err
+		}
+		var re, by, toCase *string
+		for _, a := range args {
+			k, x := a[0].Value, a[1]
+			switch {
+			case k == "source":
+				if tr.source, tr.multi, err = sourceVar(x.Value, x.Line); err != nil {
+					return nil, err
+				}
+			case tr.op == "substring" && (k == "startChar" || k == "endChar"):
+				n, err := strconv.Atoi(x.Value)
+				if err != nil {
+					return nil, fmt.Errorf("line %d: %s must be a number", x.Line, k)
+				}
+				if k == "startChar" {
+					tr.start = &n
+				} else {
+					tr.end = &n
+				}
+			case tr.op == "replace" && k == "replace":
+				re = &x.Value
+			case tr.op == "replace" && k == "by":
+				by = &x.Value
+			case tr.op == "convert" && k == "toCase":
+				toCase = &x.Value
+			case tr.op == "convert" && k == "separatedBy":
+				if x.Kind != yaml.SequenceNode {
+					return nil, fmt.Errorf("line %d: separatedBy must be a list", x.Line)
+				}
+				tr.seps = []string{}
+				for _, s := range x.Content {
+					switch s.Value {
+					case "caseChange", "dash", "dot", "slash", "space", "underscore":
+						tr.seps = append(tr.seps, s.Value)
+					default:
+						return nil, fmt.Errorf("line %d: separator %q: expected caseChange, dash, dot, slash, space or underscore", s.Line, s.Value)
+					}
+				}
+			default:
+				return nil, fmt.Errorf("line %d: unknown key %q in %s (transform %s)", a[0].Line, k, tr.op, tr.name)
+			}
+		}
+		if tr.source == "" {
+			return nil, fmt.Errorf("line %d: transform %s needs a source", p[1].Line, tr.name)
+		}
+		switch tr.op {
+		case "substring":
+		case "replace":
+			if re == nil || by == nil {
+				return nil, fmt.Errorf("line %d: replace needs replace and by (transform %s)", p[1].Line, tr.name)
+			}
+			if tr.re, err = regexp.Compile(*re); err != nil {
+				return nil, fmt.Errorf("line %d: transform %s: %v", p[1].Line, tr.name, err)
+			}
+			tr.by = *by
+		case "convert":
+			if toCase == nil {
+				return nil, fmt.Errorf("line %d: convert needs toCase (transform %s)", p[1].Line, tr.name)
+			}
+			switch *toCase {
+			case "lowerCase", "upperCase", "capitalize", "camelCase", "snakeCase", "kebabCase", "pascalCase":
+			default:
+				return nil, fmt.Errorf("line %d: toCase %q: expected lowerCase, upperCase, capitalize, camelCase, snakeCase, kebabCase or pascalCase", p[1].Line, *toCase)
+			}
+			tr.toCase = *toCase
+		case "rewrite":
+			return nil, fmt.Errorf("line %d: transform %s: rewrite (rewriters) is not supported", p[1].Line, tr.name)
+		default:
+			return nil, fmt.Errorf("line %d: transform %s: unknown %q (known: substring, replace, convert)", p[1].Line, tr.name, tr.op)
+		}
+		out = append(out, tr)
+	}
+	return out, nil
+}
+
+// derive computes the rule's transforms for match m of t, each after the
+// transforms its source names.
+func (r *Rule) derive(t *syntax.Tree, m *Match) []Derived {
+	if len(r.transforms) == 0 {
+		return nil
+	}
+	done := map[string]*string{}
+	var out []Derived
+	var get func(k int) string
+	get = func(k int) string {
+		tr := &r.transforms[k]
+		if s := done[tr.name]; s != nil {
+			return *s
+		}
+		empty := ""
+		done[tr.name] = &empty // a cycle reads as empty
+		var src string
+		found := false
+		if !tr.multi {
+			for j := range r.transforms {
+				if r.transforms[j].name == tr.source && j != k {
+					src, found = get(j), true
+					break
+				}
+			}
+		}
+		if !found {
+			for _, v := range m.Vars {
+				if v.Name == tr.source && v.Multi == tr.multi {
+					src = string(v.Bytes(t.Src))
+					break
+				}
+			}
+		}
+		s := tr.apply(src)
+		done[tr.name] = &s
+		return s
+	}
+	for k := range r.transforms {
+		out = append(out, Derived{Name: r.transforms[k].name, Text: get(k)})
+	}
+	return out
+}
+
+func (tr *transform) apply(s string) string {
+	switch tr.op {
+	case "substring":
+		cs := []rune(s)
+		n := len(cs)
+		at := func(p *int, dft int) int {
+			c := dft
+			if p != nil {
+				c = *p
+			}
+			switch {
+			case c >= n:
+				return n
+			case c >= 0:
+				return c
+			case n+c < 0:
+				return 0
+			}
+			return n + c
+		}
+		a, b := at(tr.start, 0), at(tr.end, n)
+		if a > b || a >= n {
+			return ""
+		}
+		return string(cs[a:b])
+	case "replace":
+		return tr.re.ReplaceAllString(s, tr.by)
+	}
+	switch tr.toCase {
+	case "lowerCase":
+		return strings.ToLower(s)
+	case "upperCase":
+		return strings.ToUpper(s)
+	case "capitalize":
+		return capitalize(s)
+	}
+	words := splitWords(s, tr.seps)
+	var b strings.Builder
+	for k, w := range words {
+		switch tr.toCase {
+		case "camelCase":
+			if k == 0 {
+				b.WriteString(strings.ToLower(w))
+			} else {
+				b.WriteString(capitalize(w))
+			}
+		case "pascalCase":
+			b.WriteString(capitalize(w))
+		case "snakeCase", "kebabCase":
+			if k > 0 {
+				b.WriteByte(map[string]byte{"snakeCase": '_', "kebabCase": '-'}[tr.toCase])
+			}
+			b.WriteString(strings.ToLower(w))
+		}
+	}
+	return b.String()
+}
+
+// capitalize upper-cases the first character.
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return strings.ToUpper(string(r)) + s[n:]
+}
+
+// splitWords cuts s into words as ast-grep's convert does: at the
+// separator characters (dropped), and, with caseChange, before an
+// upper-case letter that follows a lower-case one and before the last of
+// a run of capitals followed by a lower-case letter ("XMLHttp": XML,
+// Http). seps nil means every separator.
+func splitWords(s string, seps []string) []string {
+	delim := map[rune]bool{}
+	byCase := seps == nil
+	if seps == nil {
+		seps = []string{"dash", "dot", "slash", "space", "underscore"}
+	}
+	for _, x := range seps {
+		switch x {
+		case "caseChange":
+			byCase = true
+		case "dash":
+			delim['-'] = true
+		case "dot":
+			delim['.'] = true
+		case "slash":
+			delim['/'] = true
+		case "space":
+			delim[' '] = true
+		case "underscore":
+			delim['_'] = true
+		}
+	}
+	const (
+		lower = iota
+		oneUpper
+		multiUpper
+		ignoreCase
+	)
+	state := lower
+	if !byCase {
+		state = ignoreCase
+	}
+	var words []string
+	emit := func(w string) {
+		if w != "" {
+			words = append(words, w)
+		}
+	}
+	left, right := 0, 0
+	var last rune
+	for _, c := range s {
+		n := utf8.RuneLen(c)
+		switch {
+		case delim[c]:
+			emit(s[left:right])
+			left = right + n
+			right = left
+			if state != ignoreCase {
+				state = lower
+			}
+			continue
+		case state == lower && unicode.IsUpper(c):
+			emit(s[left:right])
+			left = right
+			right = left + n
+			state = oneUpper
+			continue
+		case state == multiUpper && unicode.IsLower(c):
+			cut := right - utf8.RuneLen(last)
+			emit(s[left:cut])
+			left = cut
+			right += n
+			state = lower
+			continue
+		}
+		right += n
+		switch {
+		case state == ignoreCase:
+		case unicode.IsLower(c):
+			state = lower
+		case state == lower:
+			state = oneUpper
+		default:
+			state, last = multiUpper, c
+		}
+	}
+	if left < right {
+		emit(s[left:right])
+	}
+	return words
+}
+
+// fixRange is the range a fix replaces for the match of node i: the node,
+// widened over the siblings next to it that match expandEnd (after it)
+// and expandStart (before it).
+func (f *Fix) fixRange(t *syntax.Tree, i int32) Span {
+	n := &t.Nodes[i]
+	sp := Span{int(n.Start), int(n.End)}
+	e := &env{t: t, budget: MaxSteps}
+	if f.expandEnd != nil {
+		for s := n.Next; s >= 0; s = t.Nodes[s].Next {
+			e.reset()
+			if !f.expandEnd.match(t, s, e) {
+				break
+			}
+			sp.End = int(t.Nodes[s].End)
+		}
+	}
+	if f.expandStart != nil && n.Parent >= 0 {
+		var prev []int32
+		for c := t.FirstChild(n.Parent); c >= 0 && c != i; c = t.Nodes[c].Next {
+			prev = append(prev, c)
+		}
+		for k := len(prev) - 1; k >= 0; k-- {
+			e.reset()
+			if !f.expandStart.match(t, prev[k], e) {
+				break
+			}
+			sp.Start = int(t.Nodes[prev[k]].Start)
+		}
+	}
+	return sp
+}
