@@ -18,7 +18,16 @@ import (
 // (ExpandEnd) or preceding (ExpandStart) siblings while they match.
 type Fix struct {
 	Template               string
-	expandStart, expandEnd Matcher
+	expandStart, expandEnd *fixExpansion
+}
+
+// fixExpansion is expandStart or expandEnd: a rule for the siblings of the
+// match, with stopBy as in a relational rule (neighbor: only the next
+// one; end: the first that matches; a rule: up to the first that matches
+// it).
+type fixExpansion struct {
+	rule, stop Matcher
+	toEnd      bool
 }
 
 // Derived is the value of a transform's metavariable for one match.
@@ -60,13 +69,17 @@ func (rp *ruleParser) parseFix(v *yaml.Node) (*Fix, error) {
 				return nil, err
 			}
 			seen = true
-		case "expandStart":
-			if f.expandStart, err = rp.object(p[1], 1); err != nil {
+		case "expandStart", "expandEnd":
+			r, err := rp.relation(p[0].Value, p[1], 1)
+			if err != nil {
 				return nil, err
 			}
-		case "expandEnd":
-			if f.expandEnd, err = rp.object(p[1], 1); err != nil {
-				return nil, err
+			rel := r.(*relational)
+			x := &fixExpansion{rule: rel.sub, stop: rel.stop, toEnd: rel.toEnd}
+			if p[0].Value == "expandStart" {
+				f.expandStart = x
+			} else {
+				f.expandEnd = x
 			}
 		default:
 			return nil, fmt.Errorf("line %d: unknown key %q in fix (known: template, expandStart, expandEnd)", p[0].Line, p[0].Value)
@@ -382,20 +395,21 @@ func splitWords(s string, seps []string) []string {
 	return words
 }
 
-// fixRange is the range a fix replaces for the match of node i: the node,
-// widened over the siblings next to it that match expandEnd (after it)
-// and expandStart (before it).
+// fixRange is the range a fix replaces for the match of node i: the
+// node, from the start of the sibling before it that expandStart finds to
+// the end of the one after it that expandEnd finds. Siblings that are
+// only white space (the line ends some grammars keep as tokens between
+// statements) are passed over.
 func (f *Fix) fixRange(t *syntax.Tree, i int32) Span {
 	n := &t.Nodes[i]
 	sp := Span{int(n.Start), int(n.End)}
-	e := &env{t: t, budget: MaxSteps}
 	if f.expandEnd != nil {
+		var next []int32
 		for s := n.Next; s >= 0; s = t.Nodes[s].Next {
-			e.reset()
-			if !f.expandEnd.match(t, s, e) {
-				break
-			}
-			sp.End = int(t.Nodes[s].End)
+			next = append(next, s)
+		}
+		if j := f.expandEnd.find(t, next); j >= 0 {
+			sp.End = int(t.Nodes[j].End)
 		}
 	}
 	if f.expandStart != nil && n.Parent >= 0 {
@@ -403,13 +417,36 @@ func (f *Fix) fixRange(t *syntax.Tree, i int32) Span {
 		for c := t.FirstChild(n.Parent); c >= 0 && c != i; c = t.Nodes[c].Next {
 			prev = append(prev, c)
 		}
-		for k := len(prev) - 1; k >= 0; k-- {
-			e.reset()
-			if !f.expandStart.match(t, prev[k], e) {
-				break
-			}
-			sp.Start = int(t.Nodes[prev[k]].Start)
+		for a, b := 0, len(prev)-1; a < b; a, b = a+1, b-1 {
+			prev[a], prev[b] = prev[b], prev[a]
+		}
+		if j := f.expandStart.find(t, prev); j >= 0 {
+			sp.Start = int(t.Nodes[j].Start)
 		}
 	}
 	return sp
+}
+
+// find is the first of the siblings (nearest first) that the fixExpansion
+// reaches and matches, or -1.
+func (x *fixExpansion) find(t *syntax.Tree, sibs []int32) int32 {
+	e := &env{t: t, budget: MaxSteps}
+	for _, s := range sibs {
+		if len(strings.TrimSpace(string(t.Text(s)))) == 0 && t.Nodes[s].End > t.Nodes[s].Start {
+			continue
+		}
+		e.reset()
+		if x.rule.match(t, s, e) {
+			return s
+		}
+		if x.stop != nil {
+			e.reset()
+			if x.stop.match(t, s, e) {
+				return -1
+			}
+		} else if !x.toEnd {
+			return -1
+		}
+	}
+	return -1
 }

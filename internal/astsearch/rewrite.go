@@ -142,3 +142,29 @@ func writeLine(w *strings.Builder, sign byte, l []byte) {
 		w.WriteString("\n\\ No newline at end of file\n")
 	}
 }
+
+// FixEdits are the replacements of f's matches (of rules) by their rules'
+// fixes, as `ast-grep scan -U` makes them: each over the match's fix
+// range (widened by expandStart and expandEnd), in source order, a match
+// whose range starts inside one already replaced left alone; matches of
+// rules without a fix are left as they are.
+func FixEdits(f *File, rules []*structural.Rule) []Edit {
+	fixes := map[string]*structural.Fix{}
+	for _, r := range rules {
+		if r.Fix != nil {
+			fixes[r.ID] = r.Fix
+		}
+	}
+	var out []Edit
+	end := -1
+	for i := range f.Matches {
+		m := &f.Matches[i]
+		fx := fixes[m.Rule]
+		if fx == nil || m.FixRange.Start < end {
+			continue
+		}
+		out = append(out, Edit{Start: m.FixRange.Start, End: m.FixRange.End, Text: structural.Expand(f.Tree, m, fx.Template)})
+		end = m.FixRange.End
+	}
+	return out
+}
