@@ -33,6 +33,9 @@ type fixExpansion struct {
 // Derived is the value of a transform's metavariable for one match.
 type Derived struct {
 	Name, Text string
+	// Indent is the indentation of the line the transformed capture
+	// starts on (a multi-line value is re-indented from it).
+	Indent int
 }
 
 // transform is one entry of a rule's `transform`: a new metavariable
@@ -203,17 +206,16 @@ func (r *Rule) derive(t *syntax.Tree, m *Match) []Derived {
 	if len(r.transforms) == 0 {
 		return nil
 	}
-	done := map[string]*string{}
+	done := map[string]*Derived{}
 	var out []Derived
-	var get func(k int) string
-	get = func(k int) string {
+	var get func(k int) Derived
+	get = func(k int) Derived {
 		tr := &r.transforms[k]
-		if s := done[tr.name]; s != nil {
-			return *s
+		if d := done[tr.name]; d != nil {
+			return *d
 		}
-		empty := ""
-		done[tr.name] = &empty // a cycle reads as empty
-		var src string
+		done[tr.name] = &Derived{Name: tr.name} // a cycle reads as empty
+		var src Derived
 		found := false
 		if !tr.multi {
 			for j := range r.transforms {
@@ -225,18 +227,18 @@ func (r *Rule) derive(t *syntax.Tree, m *Match) []Derived {
 		}
 		if !found {
 			for _, v := range m.Vars {
-				if v.Name == tr.source && v.Multi == tr.multi {
-					src = string(v.Bytes(t.Src))
+				if v.Name == tr.source && v.Multi == tr.multi && v.Start >= 0 {
+					src = Derived{Text: string(v.Bytes(t.Src)), Indent: indentAt(t.Src, v.Start)}
 					break
 				}
 			}
 		}
-		s := tr.apply(src)
-		done[tr.name] = &s
-		return s
+		d := Derived{Name: tr.name, Text: tr.apply(src.Text), Indent: src.Indent}
+		done[tr.name] = &d
+		return d
 	}
 	for k := range r.transforms {
-		out = append(out, Derived{Name: r.transforms[k].name, Text: get(k)})
+		out = append(out, get(k))
 	}
 	return out
 }

@@ -49,8 +49,9 @@ func Expand(t *syntax.Tree, m *Match, template string) string {
 		name, multi := template[j:k], j-i == 3
 		at := indentAt([]byte(template), i)
 		if d := derived(m, name); !multi && d != nil {
-			// A transform's value is put in as it is (as ast-grep does).
-			out.b = append(out.b, d.Text...)
+			// A transform's value is re-indented as the capture it
+			// came from would be.
+			out.lines(d.Text, d.Indent, at, 0, nil)
 			i = k
 			continue
 		}
@@ -93,10 +94,14 @@ func (x *expansion) capture(t *syntax.Tree, v *Capture, want int) {
 		x.b = append(x.b, text...)
 		return
 	}
-	orig := indentAt(t.Src, v.Start)
-	lits := stringSpans(t, v)
-	pos := v.Start
-	for li, line := range strings.Split(string(text), "\n") {
+	x.lines(string(text), indentAt(t.Src, v.Start), want, v.Start, stringSpans(t, v))
+}
+
+// lines appends text, whose first line is indented by orig, re-indented
+// to want; text is the source from offset pos, and its lines that begin
+// inside one of the string literals lits are kept as they are.
+func (x *expansion) lines(text string, orig, want, pos int, lits []Span) {
+	for li, line := range strings.Split(text, "\n") {
 		start := pos
 		pos += len(line) + 1
 		if li > 0 {
