@@ -402,7 +402,8 @@ func splitWords(s string, seps []string) []string {
 // the end of the one after it that expandEnd finds. Siblings that are
 // only white space (the line ends some grammars keep as tokens between
 // statements) are passed over.
-func (f *Fix) fixRange(t *syntax.Tree, i int32) Span {
+func (f *Fix) fixRange(t *syntax.Tree, m *Match) Span {
+	i := m.Node
 	n := &t.Nodes[i]
 	sp := Span{int(n.Start), int(n.End)}
 	if f.expandEnd != nil {
@@ -410,7 +411,7 @@ func (f *Fix) fixRange(t *syntax.Tree, i int32) Span {
 		for s := n.Next; s >= 0; s = t.Nodes[s].Next {
 			next = append(next, s)
 		}
-		if j := f.expandEnd.find(t, next); j >= 0 {
+		if j := f.expandEnd.find(t, m, next); j >= 0 {
 			sp.End = int(t.Nodes[j].End)
 		}
 	}
@@ -422,27 +423,32 @@ func (f *Fix) fixRange(t *syntax.Tree, i int32) Span {
 		for a, b := 0, len(prev)-1; a < b; a, b = a+1, b-1 {
 			prev[a], prev[b] = prev[b], prev[a]
 		}
-		if j := f.expandStart.find(t, prev); j >= 0 {
+		if j := f.expandStart.find(t, m, prev); j >= 0 {
 			sp.Start = int(t.Nodes[j].Start)
 		}
 	}
 	return sp
 }
 
-// find is the first of the siblings (nearest first) that the fixExpansion
-// reaches and matches, or -1.
-func (x *fixExpansion) find(t *syntax.Tree, sibs []int32) int32 {
+// find is the first of the siblings (nearest first) that the expansion
+// reaches and matches, or -1; the match's captures bind as they do in
+// the rule (a metavariable there must be the same code).
+func (x *fixExpansion) find(t *syntax.Tree, m *Match, sibs []int32) int32 {
 	e := &env{t: t, budget: MaxSteps}
+	for _, v := range m.Vars {
+		e.bindings = append(e.bindings, binding{name: v.Name, multi: v.Multi, nodes: v.Nodes})
+	}
+	base := e.mark()
 	for _, s := range sibs {
 		if len(strings.TrimSpace(string(t.Text(s)))) == 0 && t.Nodes[s].End > t.Nodes[s].Start {
 			continue
 		}
-		e.reset()
+		e.undo(base)
 		if x.rule.match(t, s, e) {
 			return s
 		}
 		if x.stop != nil {
-			e.reset()
+			e.undo(base)
 			if x.stop.match(t, s, e) {
 				return -1
 			}

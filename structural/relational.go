@@ -12,8 +12,9 @@ type relational struct {
 	toEnd bool
 	stop  Matcher
 	// field, when not 0, is the grammar's field the related node must
-	// stand in: for has, the child searched from (its subtree with
-	// stopBy); for inside, the child of each ancestor on the way up.
+	// stand in (the first child in it, as tree-sitter finds a field):
+	// for has, the child searched from (its subtree with stopBy); for
+	// inside, the child of each ancestor on the way up.
 	field uint8
 }
 
@@ -40,7 +41,7 @@ func (r *relational) match(t *syntax.Tree, i int32, e *env) bool {
 	case "inside":
 		prev := i
 		for p := t.Nodes[i].Parent; p >= 0; prev, p = p, t.Nodes[p].Parent {
-			if r.field != 0 && t.Nodes[prev].FieldID() != r.field {
+			if r.field != 0 && fieldChild(t, p, r.field) != prev {
 				// Not through the field: the ancestor is no match, but
 				// may still stop the search.
 				if !r.toEnd && r.stop == nil {
@@ -64,7 +65,7 @@ func (r *relational) match(t *syntax.Tree, i int32, e *env) bool {
 	case "has":
 		if !r.toEnd && r.stop == nil {
 			for c := t.FirstChild(i); c >= 0; c = t.Nodes[c].Next {
-				if r.field != 0 && t.Nodes[c].FieldID() != r.field {
+				if r.field != 0 && c != fieldChild(t, i, r.field) {
 					continue
 				}
 				if f, _ := try(c); f {
@@ -77,7 +78,7 @@ func (r *relational) match(t *syntax.Tree, i int32, e *env) bool {
 		// not entered.
 		stack := []int32{}
 		for c := t.FirstChild(i); c >= 0; c = t.Nodes[c].Next {
-			if r.field == 0 || t.Nodes[c].FieldID() == r.field {
+			if r.field == 0 || c == fieldChild(t, i, r.field) {
 				stack = append(stack, c)
 			}
 		}
@@ -129,4 +130,15 @@ func (r *relational) match(t *syntax.Tree, i int32, e *env) bool {
 		}
 	}
 	return false
+}
+
+// fieldChild is the first child of node p in field f (what tree-sitter's
+// child_by_field_id finds, and ast-grep relates through), or -1.
+func fieldChild(t *syntax.Tree, p int32, f uint8) int32 {
+	for c := t.FirstChild(p); c >= 0; c = t.Nodes[c].Next {
+		if t.Nodes[c].FieldID() == f {
+			return c
+		}
+	}
+	return -1
 }

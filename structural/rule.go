@@ -459,7 +459,7 @@ func FindRules(t *syntax.Tree, rules []*Rule) ([]Match, error) {
 			ms[k].Rule = r.ID
 			ms[k].Derived = r.derive(t, &ms[k])
 			if r.Fix != nil {
-				ms[k].FixRange = r.Fix.fixRange(t, ms[k].Node)
+				ms[k].FixRange = r.Fix.fixRange(t, &ms[k])
 			}
 		}
 		out = append(out, ms...)

@@ -67,7 +67,7 @@ func TestRulesAgainstAstGrep(t *testing.T) {
 		}
 		sameAnswer(t, e.Name(), want, wantSpans, got)
 	}
-	if n < 30 {
+	if n < 54 {
 		t.Errorf("only %d rule files", n)
 	}
 }
