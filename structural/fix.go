@@ -273,9 +273,9 @@ func (tr *transform) apply(s string) string {
 	}
 	switch tr.toCase {
 	case "lowerCase":
-		return strings.ToLower(s)
+		return lowerFull(s)
 	case "upperCase":
-		return strings.ToUpper(s)
+		return upperFull(s)
 	case "capitalize":
 		return capitalize(s)
 	}
@@ -285,7 +285,7 @@ func (tr *transform) apply(s string) string {
 		switch tr.toCase {
 		case "camelCase":
 			if k == 0 {
-				b.WriteString(strings.ToLower(w))
+				b.WriteString(lowerFull(w))
 			} else {
 				b.WriteString(capitalize(w))
 			}
@@ -295,7 +295,7 @@ func (tr *transform) apply(s string) string {
 			if k > 0 {
 				b.WriteByte(map[string]byte{"snakeCase": '_', "kebabCase": '-'}[tr.toCase])
 			}
-			b.WriteString(strings.ToLower(w))
+			b.WriteString(lowerFull(w))
 		}
 	}
 	return b.String()
@@ -307,7 +307,36 @@ func capitalize(s string) string {
 	if n == 0 {
 		return s
 	}
-	return strings.ToUpper(string(r)) + s[n:]
+	return upperFull(string(r)) + s[n:]
+}
+
+// Unicode's unconditional case mappings to more than one character, which
+// Go's per-rune mapping lacks and ast-grep's (Rust's) applies.
+var (
+	upperSpecial = map[rune]string{'ß': "SS", 'ﬀ': "FF", 'ﬁ': "FI", 'ﬂ': "FL", 'ﬃ': "FFI", 'ﬄ': "FFL", 'ﬅ': "ST", 'ﬆ': "ST",
+		'ŉ': "\u02bcN", 'ǰ': "J\u030c", 'ΐ': "\u0399\u0308\u0301", 'ΰ': "\u03a5\u0308\u0301", 'և': "\u0535\u0552",
+		'ẖ': "H\u0331", 'ẗ': "T\u0308", 'ẘ': "W\u030a", 'ẙ': "Y\u030a", 'ẚ': "A\u02be"}
+	lowerSpecial = map[rune]string{'İ': "i\u0307"}
+)
+
+// upperFull and lowerFull change case as Rust's to_uppercase and
+// to_lowercase do (the multi-character mappings included).
+func upperFull(s string) string { return mapFull(s, upperSpecial, strings.ToUpper) }
+func lowerFull(s string) string { return mapFull(s, lowerSpecial, strings.ToLower) }
+
+func mapFull(s string, special map[rune]string, each func(string) string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { _, ok := special[r]; return ok }) {
+		return each(s)
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if m, ok := special[r]; ok {
+			b.WriteString(m)
+		} else {
+			b.WriteString(each(string(r)))
+		}
+	}
+	return b.String()
 }
 
 // splitWords cuts s into words as ast-grep's convert does: at the
@@ -366,13 +395,13 @@ func splitWords(s string, seps []string) []string {
 				state = lower
 			}
 			continue
-		case state == lower && unicode.IsUpper(c):
+		case state == lower && isUpper(c):
 			emit(s[left:right])
 			left = right
 			right = left + n
 			state = oneUpper
 			continue
-		case state == multiUpper && unicode.IsLower(c):
+		case state == multiUpper && isLower(c):
 			cut := right - utf8.RuneLen(last)
 			emit(s[left:cut])
 			left = cut
@@ -383,7 +412,7 @@ func splitWords(s string, seps []string) []string {
 		right += n
 		switch {
 		case state == ignoreCase:
-		case unicode.IsLower(c):
+		case isLower(c):
 			state = lower
 		case state == lower:
 			state = oneUpper
@@ -396,6 +425,12 @@ func splitWords(s string, seps []string) []string {
 	}
 	return words
 }
+
+// isUpper and isLower are Unicode's Uppercase and Lowercase properties
+// (Rust's is_uppercase and is_lowercase): the letter categories and the
+// Other_ ones (Ⓐ, Ⅰ, ª …).
+func isUpper(c rune) bool { return unicode.IsUpper(c) || unicode.Is(unicode.Other_Uppercase, c) }
+func isLower(c rune) bool { return unicode.IsLower(c) || unicode.Is(unicode.Other_Lowercase, c) }
 
 // fixRange is the range a fix replaces for the match of node i: the
 // node, from the start of the sibling before it that expandStart finds to

@@ -83,6 +83,9 @@ func TestConvertCase(t *testing.T) {
 		{"fooBar", "lowerCase", "foobar"},
 		{"foo_bar", "capitalize", "Foo_bar"},
 		{"x", "pascalCase", "X"},
+		{"Über_groß", "upperCase", "ÜBER_GROSS"},
+		{"Über_groß", "camelCase", "überGroß"},
+		{"straße", "capitalize", "Straße"},
 	} {
 		tr := &transform{op: "convert", toCase: c.toCase}
 		if got := tr.apply(c.in); got != c.want {
