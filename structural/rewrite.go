@@ -26,6 +26,7 @@ import (
 // re-indented, as that would change the literal's value.
 func Expand(t *syntax.Tree, m *Match, template string) string {
 	var out expansion
+	tb := []byte(template)
 	for i := 0; i < len(template); {
 		c := template[i]
 		if c != '$' {
@@ -47,7 +48,7 @@ func Expand(t *syntax.Tree, m *Match, template string) string {
 			continue
 		}
 		name, multi := template[j:k], j-i == 3
-		at := indentAt([]byte(template), i)
+		at := indentAt(tb, i)
 		if d := derived(m, name); !multi && d != nil {
 			// A transform's value is re-indented as the capture it
 			// came from would be.

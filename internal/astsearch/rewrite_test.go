@@ -49,6 +49,9 @@ var rewriteCases = []struct{ lang, file, pattern, template string }{
 	{"rust", "rsnet/server.rs", "assert_eq!($A, $B)", "assert!(\n    $A == $B,\n    \"left {:?}\",\n    $A,\n)"},
 	{"rust", "rsnet/server.rs", "if let Err($E) = $X { $$$B }", "match $X {\n    Err($E) => {\n        $$$B\n    }\n    Ok(_) => {}\n}"},
 	{"rust", "rsnet/server.rs", "match $E { $$$A }", "match $E {\n    $$$A\n}"},
+	{"typescript", "tsapp/cart.ts", "if ($C) { $$$B }", "if ($C) {\n  try {\n    $$$B\n  } finally {\n    done();\n  }\n}"},
+	{"typescript", "tsapp/cart.ts", "for (const $X of $Y) { $$$B }", "$Y.forEach(($X) => {\n  $$$B\n});"},
+	{"go", "goapp/store.go", "for $K, $V := range $M { $$$B }", "for $K, $V := range $M {\n\tif $V == nil {\n\t\tcontinue\n\t}\n\t$$$B\n}"},
 }
 
 // rewriteDifferences are the cases where evgrep's rewrite is meant to
