@@ -53,6 +53,9 @@ type transform struct {
 	// convert
 	toCase string
 	seps   []string // nil: all separators
+	// rewrite
+	rewriters []string
+	joinBy    *string
 }
 
 func (rp *ruleParser) parseFix(v *yaml.Node) (*Fix, error) {
@@ -127,6 +130,7 @@ func parseTransforms(v *yaml.Node) ([]transform, error) {
 			return nil, err
 		}
 		var re, by, toCase *string
+		var haveRewriters bool
 		for _, a := range args {
 			k, x := a[0].Value, a[1]
 			switch {
@@ -148,6 +152,17 @@ func parseTransforms(v *yaml.Node) ([]transform, error) {
 				re = &x.Value
 			case tr.op == "replace" && k == "by":
 				by = &x.Value
+			case tr.op == "rewrite" && k == "rewriters":
+				if x.Kind != yaml.SequenceNode {
+					return nil, fmt.Errorf("line %d: rewriters must be a list of ids", x.Line)
+				}
+				for _, id := range x.Content {
+					tr.rewriters = append(tr.rewriters, id.Value)
+				}
+				haveRewriters = true
+			case tr.op == "rewrite" && k == "joinBy":
+				j := x.Value
+				tr.joinBy = &j
 			case tr.op == "convert" && k == "toCase":
 				toCase = &x.Value
 			case tr.op == "convert" && k == "separatedBy":
@@ -191,9 +206,11 @@ func parseTransforms(v *yaml.Node) ([]transform, error) {
 			}
 			tr.toCase = *toCase
 		case "rewrite":
-			return nil, fmt.Errorf("line %d: transform %s: rewrite (rewriters) is not supported", p[1].Line, tr.name)
+			if !haveRewriters {
+				return nil, fmt.Errorf("line %d: rewrite needs rewriters (transform %s)", p[1].Line, tr.name)
+			}
 		default:
-			return nil, fmt.Errorf("line %d: transform %s: unknown %q (known: substring, replace, convert)", p[1].Line, tr.name, tr.op)
+			return nil, fmt.Errorf("line %d: transform %s: unknown %q (known: substring, replace, convert, rewrite)", p[1].Line, tr.name, tr.op)
 		}
 		out = append(out, tr)
 	}
@@ -202,7 +219,7 @@ func parseTransforms(v *yaml.Node) ([]transform, error) {
 
 // derive computes the rule's transforms for match m of t, each after the
 // transforms its source names.
-func (r *Rule) derive(t *syntax.Tree, m *Match) []Derived {
+func (r *Rule) derive(t *syntax.Tree, m *Match, enclosing []Capture) []Derived {
 	if len(r.transforms) == 0 {
 		return nil
 	}
@@ -217,6 +234,16 @@ func (r *Rule) derive(t *syntax.Tree, m *Match) []Derived {
 		done[tr.name] = &Derived{Name: tr.name} // a cycle reads as empty
 		var src Derived
 		found := false
+		if tr.op == "rewrite" {
+			for _, v := range m.Vars {
+				if v.Name == tr.source && v.Multi == tr.multi && v.Start >= 0 {
+					d := Derived{Name: tr.name, Text: tr.rewrite(t, v.Nodes, r.rewriters, enclosing), Indent: indentAt(t.Src, v.Start)}
+					done[tr.name] = &d
+					return d
+				}
+			}
+			return Derived{Name: tr.name}
+		}
 		if !tr.multi {
 			for j := range r.transforms {
 				if r.transforms[j].name == tr.source && j != k {

@@ -50,9 +50,19 @@ func Expand(t *syntax.Tree, m *Match, template string) string {
 		name, multi := template[j:k], j-i == 3
 		at := indentAt(tb, i)
 		if d := derived(m, name); !multi && d != nil {
-			// A transform's value is re-indented as the capture it
-			// came from would be.
-			out.lines(d.Text, d.Indent, at, 0, nil)
+			// A transform's value loses the indentation of the capture
+			// it came from (where a line has it) and takes the
+			// template's, every line after the first (ast-grep's way
+			// for transforms, which indents even a blank line).
+			pad := strings.Repeat(" ", at)
+			for li, line := range strings.Split(d.Text, "\n") {
+				if li > 0 {
+					out.b = append(out.b, '\n')
+					out.b = append(out.b, pad...)
+					line = strings.TrimPrefix(line, strings.Repeat(" ", d.Indent))
+				}
+				out.b = append(out.b, line...)
+			}
 			i = k
 			continue
 		}

@@ -27,6 +27,8 @@ type Rule struct {
 	constraints map[string]Matcher
 	literals    []string
 	transforms  []transform
+	// rewriters are the document's rewriters (the rewrite transform).
+	rewriters rewriterSet
 }
 
 // match implements Matcher: the rule, then its constraints on the
@@ -121,7 +123,7 @@ func parseRuleDoc(n *yaml.Node) (*Rule, error) {
 		return nil, err
 	}
 	r := &Rule{Severity: "hint"}
-	var ruleNode, consNode, utilsNode, transformNode, fixNode *yaml.Node
+	var ruleNode, consNode, utilsNode, transformNode, fixNode, rewritersNode *yaml.Node
 	for _, p := range kv {
 		k, v := p[0].Value, p[1]
 		switch k {
@@ -157,10 +159,12 @@ func parseRuleDoc(n *yaml.Node) (*Rule, error) {
 			transformNode = v
 		case "fix":
 			fixNode = v
+		case "rewriters":
+			rewritersNode = v
 		case "note", "url", "metadata":
 			// Shown by ast-grep's reports, not used to match.
 		default:
-			return nil, fmt.Errorf("line %d: unknown key %q in a rule document (known: id, language, rule, message, severity, constraints, utils, transform, fix, note, url, metadata)", p[0].Line, k)
+			return nil, fmt.Errorf("line %d: unknown key %q in a rule document (known: id, language, rule, message, severity, constraints, utils, transform, fix, rewriters, note, url, metadata)", p[0].Line, k)
 		}
 	}
 	switch {
@@ -192,21 +196,23 @@ func parseRuleDoc(n *yaml.Node) (*Rule, error) {
 	}
 	r.literals = rp.required(ruleNode)
 	if consNode != nil {
-		ckv, err := mapping(consNode, "constraints")
-		if err != nil {
-			return nil, err
+		if r.constraints, err = rp.constraints(consNode); err != nil {
+			return nil, fmt.Errorf("rule %q: %v", r.ID, err)
 		}
-		r.constraints = map[string]Matcher{}
-		for _, p := range ckv {
-			m, err := rp.object(p[1], 1)
-			if err != nil {
-				return nil, fmt.Errorf("rule %q: constraint %s: %v", r.ID, p[0].Value, err)
-			}
-			r.constraints[p[0].Value] = m
+	}
+	r.rewriters = rewriterSet{}
+	if rewritersNode != nil {
+		if err := rp.parseRewriters(rewritersNode, r.Lang, r.rewriters); err != nil {
+			return nil, fmt.Errorf("rule %q: %v", r.ID, err)
 		}
 	}
 	if transformNode != nil {
 		if r.transforms, err = parseTransforms(transformNode); err != nil {
+			return nil, fmt.Errorf("rule %q: %v", r.ID, err)
+		}
+	}
+	for _, x := range append([]*Rule{r}, rewriterList(r.rewriters)...) {
+		if err := checkRewriters(x.transforms, r.rewriters); err != nil {
 			return nil, fmt.Errorf("rule %q: %v", r.ID, err)
 		}
 	}
@@ -216,6 +222,32 @@ func parseRuleDoc(n *yaml.Node) (*Rule, error) {
 		}
 	}
 	return r, nil
+}
+
+// constraints reads a rule's constraints: a rule per metavariable.
+func (rp *ruleParser) constraints(n *yaml.Node) (map[string]Matcher, error) {
+	ckv, err := mapping(n, "constraints")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]Matcher{}
+	for _, p := range ckv {
+		m, err := rp.object(p[1], 1)
+		if err != nil {
+			return nil, fmt.Errorf("constraint %s: %v", p[0].Value, err)
+		}
+		out[p[0].Value] = m
+	}
+	return out, nil
+}
+
+// rewriterList are the rewriters of a set.
+func rewriterList(reg rewriterSet) []*Rule {
+	var out []*Rule
+	for _, r := range reg {
+		out = append(out, r)
+	}
+	return out
 }
 
 // ruleParser compiles the rules of one document.
@@ -457,7 +489,7 @@ func FindRules(t *syntax.Tree, rules []*Rule) ([]Match, error) {
 		}
 		for k := range ms {
 			ms[k].Rule = r.ID
-			ms[k].Derived = r.derive(t, &ms[k])
+			ms[k].Derived = r.derive(t, &ms[k], ms[k].Vars)
 			if r.Fix != nil {
 				ms[k].FixRange = r.Fix.fixRange(t, &ms[k])
 			}
