@@ -81,9 +81,12 @@ func Expand(t *syntax.Tree, m *Match, template string) string {
 
 // derived is the transform of m named name, or nil.
 func derived(m *Match, name string) *Derived {
-	for k := range m.Derived {
-		if m.Derived[k].Name == name {
-			return &m.Derived[k]
+	if m.Fixed == nil {
+		return nil
+	}
+	for k := range m.Fixed.Derived {
+		if m.Fixed.Derived[k].Name == name {
+			return &m.Fixed.Derived[k]
 		}
 	}
 	return nil

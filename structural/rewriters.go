@@ -113,7 +113,7 @@ func (tr *transform) rewrite(t *syntax.Tree, nodes []int32, reg rewriterSet, enc
 				continue
 			}
 			m := Match{Node: i, Start: int(t.Nodes[i].Start), End: int(t.Nodes[i].End), Vars: e.captures()}
-			m.Derived = rw.derive(t, &m, enclosing)
+			m.Fixed = &Fixed{Derived: rw.derive(t, &m, enclosing)}
 			sp := rw.Fix.fixRange(t, &m)
 			edits = append(edits, edit{sp.Start, sp.End, Expand(t, &m, rw.Fix.Template)})
 			break

@@ -489,9 +489,11 @@ func FindRules(t *syntax.Tree, rules []*Rule) ([]Match, error) {
 		}
 		for k := range ms {
 			ms[k].Rule = r.ID
-			ms[k].Derived = r.derive(t, &ms[k], ms[k].Vars)
+			if r.Fix != nil || len(r.transforms) > 0 {
+				ms[k].Fixed = &Fixed{Derived: r.derive(t, &ms[k], ms[k].Vars)}
+			}
 			if r.Fix != nil {
-				ms[k].FixRange = r.Fix.fixRange(t, &ms[k])
+				ms[k].Fixed.Range = r.Fix.fixRange(t, &ms[k])
 			}
 		}
 		out = append(out, ms...)

@@ -160,11 +160,12 @@ func FixEdits(f *File, rules []*structural.Rule) []Edit {
 	for i := range f.Matches {
 		m := &f.Matches[i]
 		fx := fixes[m.Rule]
-		if fx == nil || m.FixRange.Start < end {
+		if fx == nil || m.Fixed == nil || m.Fixed.Range.Start < end {
 			continue
 		}
-		out = append(out, Edit{Start: m.FixRange.Start, End: m.FixRange.End, Text: structural.Expand(f.Tree, m, fx.Template)})
-		end = m.FixRange.End
+		sp := m.Fixed.Range
+		out = append(out, Edit{Start: sp.Start, End: sp.End, Text: structural.Expand(f.Tree, m, fx.Template)})
+		end = sp.End
 	}
 	return out
 }
