@@ -24,6 +24,11 @@ type env struct {
 	kidsBuf  [][]int32 // reusable child lists, by depth
 	depth    int
 	comments map[uint16]bool // kinds that are comments, by symbol
+	// lineStarts are the offsets of the source's lines (range rules),
+	// computed on first use.
+	lineStarts []int
+	// utilDepth counts the utility rules being matched (matches).
+	utilDepth int
 }
 
 // comment reports whether node i is a comment (a named node whose kind

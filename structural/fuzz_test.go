@@ -53,7 +53,7 @@ func checkMatches(t *testing.T, lang *Lang, m Matcher, src string) {
 				}
 			}
 		}
-		Expand(tr.Src, mt, "<$A|$$$A|$B|$$$>")
+		Expand(tr, mt, "<$A|$$$A|$B|$$$>")
 	}
 }
 

@@ -10,6 +10,10 @@ const (
 	MaxRules = 200
 	// MaxRuleDepth bounds the nesting of a rule's sub-rules.
 	MaxRuleDepth = 64
+	// MaxUtilDepth bounds the utility rules (matches) being matched at
+	// once, one inside another; a file that needs more stops like one
+	// past MaxSteps.
+	MaxUtilDepth = 1000
 	// MaxSteps bounds the node comparisons spent on one file; a file that
 	// needs more ends with ErrTooComplex (a pattern with many ellipses over
 	// long lists can otherwise take polynomial time of a high degree).
@@ -17,3 +21,8 @@ const (
 	// MaxMatchesPerFile bounds the matches kept for one file.
 	MaxMatchesPerFile = 100_000
 )
+
+// IndentLookBack is how far back from an offset a rewrite looks for the
+// start of its line to find its indentation (ast-grep's 512 bytes; a
+// line longer than that counts as not indented).
+const IndentLookBack = 512

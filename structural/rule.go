@@ -21,9 +21,14 @@ type Rule struct {
 	Message  string
 	Severity string
 	root     Matcher
+	// Fix, when set, is the rule's fix (rule files' `fix`).
+	Fix *Fix
 	// constraints restrict what a metavariable may bind to.
 	constraints map[string]Matcher
 	literals    []string
+	transforms  []transform
+	// rewriters are the document's rewriters (the rewrite transform).
+	rewriters rewriterSet
 }
 
 // match implements Matcher: the rule, then its constraints on the
@@ -118,7 +123,7 @@ func parseRuleDoc(n *yaml.Node) (*Rule, error) {
 		return nil, err
 	}
 	r := &Rule{Severity: "hint"}
-	var ruleNode, consNode *yaml.Node
+	var ruleNode, consNode, utilsNode, transformNode, fixNode, rewritersNode *yaml.Node
 	for _, p := range kv {
 		k, v := p[0].Value, p[1]
 		switch k {
@@ -148,8 +153,18 @@ func parseRuleDoc(n *yaml.Node) (*Rule, error) {
 			ruleNode = v
 		case "constraints":
 			consNode = v
+		case "utils":
+			utilsNode = v
+		case "transform":
+			transformNode = v
+		case "fix":
+			fixNode = v
+		case "rewriters":
+			rewritersNode = v
+		case "note", "url", "metadata":
+			// Shown by ast-grep's reports, not used to match.
 		default:
-			return nil, fmt.Errorf("line %d: unknown key %q in a rule document (known: id, language, rule, message, severity, constraints)", p[0].Line, k)
+			return nil, fmt.Errorf("line %d: unknown key %q in a rule document (known: id, language, rule, message, severity, constraints, utils, transform, fix, rewriters, note, url, metadata)", p[0].Line, k)
 		}
 	}
 	switch {
@@ -160,29 +175,92 @@ func parseRuleDoc(n *yaml.Node) (*Rule, error) {
 	case ruleNode == nil:
 		return nil, fmt.Errorf("line %d: rule %q needs a rule", n.Line, r.ID)
 	}
-	rp := &ruleParser{lang: r.Lang}
+	rp := &ruleParser{lang: r.Lang, utils: map[string]*yaml.Node{}, compiled: map[string]*utilRef{}}
+	if utilsNode != nil {
+		ukv, err := mapping(utilsNode, "utils")
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ukv {
+			rp.utils[p[0].Value] = p[1]
+		}
+		// Every utility compiles, used or not (ast-grep checks them all).
+		for _, p := range ukv {
+			if _, err := rp.utility(p[0].Value, p[0].Line, 0); err != nil {
+				return nil, fmt.Errorf("rule %q: %v", r.ID, err)
+			}
+		}
+	}
 	if r.root, err = rp.object(ruleNode, 0); err != nil {
 		return nil, fmt.Errorf("rule %q: %v", r.ID, err)
 	}
 	r.literals = rp.required(ruleNode)
 	if consNode != nil {
-		ckv, err := mapping(consNode, "constraints")
-		if err != nil {
-			return nil, err
+		if r.constraints, err = rp.constraints(consNode); err != nil {
+			return nil, fmt.Errorf("rule %q: %v", r.ID, err)
 		}
-		r.constraints = map[string]Matcher{}
-		for _, p := range ckv {
-			m, err := rp.object(p[1], 1)
-			if err != nil {
-				return nil, fmt.Errorf("rule %q: constraint %s: %v", r.ID, p[0].Value, err)
-			}
-			r.constraints[p[0].Value] = m
+	}
+	r.rewriters = rewriterSet{}
+	if rewritersNode != nil {
+		if err := rp.parseRewriters(rewritersNode, r.Lang, r.rewriters); err != nil {
+			return nil, fmt.Errorf("rule %q: %v", r.ID, err)
+		}
+	}
+	if transformNode != nil {
+		if r.transforms, err = parseTransforms(transformNode); err != nil {
+			return nil, fmt.Errorf("rule %q: %v", r.ID, err)
+		}
+	}
+	for _, x := range append([]*Rule{r}, rewriterList(r.rewriters)...) {
+		if err := checkRewriters(x.transforms, r.rewriters); err != nil {
+			return nil, fmt.Errorf("rule %q: %v", r.ID, err)
+		}
+	}
+	if fixNode != nil {
+		if r.Fix, err = rp.parseFix(fixNode); err != nil {
+			return nil, fmt.Errorf("rule %q: %v", r.ID, err)
 		}
 	}
 	return r, nil
 }
 
-type ruleParser struct{ lang *Lang }
+// constraints reads a rule's constraints: a rule per metavariable.
+func (rp *ruleParser) constraints(n *yaml.Node) (map[string]Matcher, error) {
+	ckv, err := mapping(n, "constraints")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]Matcher{}
+	for _, p := range ckv {
+		m, err := rp.object(p[1], 1)
+		if err != nil {
+			return nil, fmt.Errorf("constraint %s: %v", p[0].Value, err)
+		}
+		out[p[0].Value] = m
+	}
+	return out, nil
+}
+
+// rewriterList are the rewriters of a set.
+func rewriterList(reg rewriterSet) []*Rule {
+	var out []*Rule
+	for _, r := range reg {
+		out = append(out, r)
+	}
+	return out
+}
+
+// ruleParser compiles the rules of one document.
+type ruleParser struct {
+	lang *Lang
+	// utils are the document's utility rules by name, compiled on first
+	// use (matches).
+	utils    map[string]*yaml.Node
+	compiled map[string]*utilRef
+	// path are the utilities being compiled since the last relational
+	// rule (a cycle among them would never end).
+	path []string
+}
 
 // object parses a rule object: every key given must hold (in the order
 // atomic, relational, composite).
@@ -194,7 +272,7 @@ func (rp *ruleParser) object(n *yaml.Node, depth int) (Matcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	order := map[string]int{"pattern": 0, "kind": 1, "regex": 2, "inside": 3, "has": 4, "precedes": 5, "follows": 6, "all": 7, "any": 8, "not": 9}
+	order := map[string]int{"pattern": 0, "kind": 1, "regex": 2, "nthChild": 3, "range": 4, "inside": 5, "has": 6, "precedes": 7, "follows": 8, "all": 9, "any": 10, "not": 11, "matches": 12}
 	sort.SliceStable(kv, func(i, j int) bool { return order[kv[i][0].Value] < order[kv[j][0].Value] })
 	var parts []Matcher
 	for _, p := range kv {
@@ -227,8 +305,28 @@ func (rp *ruleParser) object(n *yaml.Node, depth int) (Matcher, error) {
 				return nil, fmt.Errorf("line %d: regex: %v", v.Line, err)
 			}
 			m = regexMatcher{re}
+		case "nthChild":
+			if m, err = rp.parseNth(v, depth); err != nil {
+				return nil, err
+			}
+		case "range":
+			if m, err = parseRange(v); err != nil {
+				return nil, err
+			}
+		case "matches":
+			s, err := scalar(v, k)
+			if err != nil {
+				return nil, err
+			}
+			if m, err = rp.utility(s, v.Line, depth); err != nil {
+				return nil, err
+			}
 		case "inside", "has", "precedes", "follows":
-			if m, err = rp.relation(k, v, depth); err != nil {
+			saved := rp.path
+			rp.path = nil
+			m, err = rp.relation(k, v, depth)
+			rp.path = saved
+			if err != nil {
 				return nil, err
 			}
 		case "all", "any":
@@ -255,7 +353,7 @@ func (rp *ruleParser) object(n *yaml.Node, depth int) (Matcher, error) {
 			}
 			m = notOf{s}
 		default:
-			return nil, fmt.Errorf("line %d: unknown key %q in a rule (known: pattern, kind, regex, inside, has, precedes, follows, all, any, not)", p[0].Line, k)
+			return nil, fmt.Errorf("line %d: unknown key %q in a rule (known: pattern, kind, regex, nthChild, range, inside, has, precedes, follows, all, any, not, matches)", p[0].Line, k)
 		}
 		parts = append(parts, m)
 	}
@@ -290,7 +388,18 @@ func (rp *ruleParser) relation(k string, v *yaml.Node, depth int) (Matcher, erro
 				return nil, err
 			}
 		case "field":
-			return nil, fmt.Errorf("line %d: %s.field is not supported", p[0].Line, k)
+			if k != "has" && k != "inside" {
+				return nil, fmt.Errorf("line %d: field is only for has and inside, not %s", p[0].Line, k)
+			}
+			s, err := scalar(p[1], "field")
+			if err != nil {
+				return nil, err
+			}
+			id, ok := syntax.FieldID(rp.lang.Name, s)
+			if !ok {
+				return nil, fmt.Errorf("line %d: %s has no field %q", p[1].Line, rp.lang.Name, s)
+			}
+			rel.field = id
 		default:
 			inner.Content = append(inner.Content, p[0], p[1])
 		}
@@ -368,108 +477,6 @@ func (n notOf) match(t *syntax.Tree, i int32, e *env) bool {
 }
 func (n notOf) kinds() []uint16 { return nil }
 
-// relational is inside, has, precedes or follows: a node related to the
-// candidate matches sub; by default only the nearest (the parent, a
-// direct child, the next or previous sibling), with stopBy end all of
-// them, with a stopBy rule up to and including the first that matches it.
-type relational struct {
-	op    string
-	sub   Matcher
-	toEnd bool
-	stop  Matcher
-}
-
-func (r *relational) kinds() []uint16 { return nil }
-
-func (r *relational) match(t *syntax.Tree, i int32, e *env) bool {
-	try := func(j int32) (found, stop bool) {
-		e.budget--
-		if e.budget < 0 {
-			return false, true
-		}
-		if r.sub.match(t, j, e) {
-			return true, true
-		}
-		if r.stop != nil {
-			m := e.mark()
-			s := r.stop.match(t, j, e)
-			e.undo(m)
-			return false, s
-		}
-		return false, !r.toEnd
-	}
-	switch r.op {
-	case "inside":
-		for p := t.Nodes[i].Parent; p >= 0; p = t.Nodes[p].Parent {
-			if f, s := try(p); f || s {
-				return f
-			}
-		}
-	case "has":
-		if !r.toEnd && r.stop == nil {
-			for c := t.FirstChild(i); c >= 0; c = t.Nodes[c].Next {
-				if f, _ := try(c); f {
-					return true
-				}
-			}
-			return false
-		}
-		// Pre-order over the descendants; a stop node's own subtree is
-		// not entered.
-		stack := []int32{}
-		for c := t.FirstChild(i); c >= 0; c = t.Nodes[c].Next {
-			stack = append(stack, c)
-		}
-		for k, j := 0, len(stack)-1; k < j; k, j = k+1, j-1 {
-			stack[k], stack[j] = stack[j], stack[k]
-		}
-		for len(stack) > 0 {
-			j := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			f, s := try(j)
-			if f {
-				return true
-			}
-			if s && r.stop != nil || e.budget < 0 {
-				continue
-			}
-			var kids []int32
-			for c := t.FirstChild(j); c >= 0; c = t.Nodes[c].Next {
-				kids = append(kids, c)
-			}
-			for k := len(kids) - 1; k >= 0; k-- {
-				stack = append(stack, kids[k])
-			}
-		}
-	case "precedes":
-		for s := t.Nodes[i].Next; s >= 0; s = t.Nodes[s].Next {
-			if !t.Nodes[s].Named() {
-				continue // separators between siblings are not neighbors
-			}
-			if f, st := try(s); f || st {
-				return f
-			}
-		}
-	case "follows":
-		p := t.Nodes[i].Parent
-		if p < 0 {
-			return false
-		}
-		var prev []int32
-		for c := t.FirstChild(p); c >= 0 && c != i; c = t.Nodes[c].Next {
-			if t.Nodes[c].Named() {
-				prev = append(prev, c)
-			}
-		}
-		for k := len(prev) - 1; k >= 0; k-- {
-			if f, st := try(prev[k]); f || st {
-				return f
-			}
-		}
-	}
-	return false
-}
-
 // FindRules returns the matches of every rule (each with its Rule id),
 // ordered by position and then by the rules' order.
 func FindRules(t *syntax.Tree, rules []*Rule) ([]Match, error) {
@@ -482,6 +489,12 @@ func FindRules(t *syntax.Tree, rules []*Rule) ([]Match, error) {
 		}
 		for k := range ms {
 			ms[k].Rule = r.ID
+			if r.Fix != nil || len(r.transforms) > 0 {
+				ms[k].Fixed = &Fixed{Derived: r.derive(t, &ms[k], ms[k].Vars)}
+			}
+			if r.Fix != nil {
+				ms[k].Fixed.Range = r.Fix.fixRange(t, &ms[k])
+			}
 		}
 		out = append(out, ms...)
 	}

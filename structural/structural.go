@@ -42,6 +42,18 @@ type Match struct {
 	Vars []Capture
 	// Rule is the id of the rule that matched (rule files only).
 	Rule string
+	// Fixed is what a rule with transforms or a fix adds (nil for other
+	// matches, so that they cost nothing more).
+	Fixed *Fixed
+}
+
+// Fixed is what a rule with transforms or a fix adds to its match.
+type Fixed struct {
+	// Derived are the values of the rule's transforms, in its order.
+	Derived []Derived
+	// Range is what the rule's fix replaces (the match, widened by
+	// expandStart and expandEnd); zero when the rule has no fix.
+	Range Span
 }
 
 // Capture is the binding of one metavariable.

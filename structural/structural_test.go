@@ -127,14 +127,25 @@ func TestRuleErrors(t *testing.T) {
 		t.Skip(err)
 	}
 	for doc, want := range map[string]string{
-		"id: a\nlanguage: go\nrule:\n  patern: x\n":                                   `line 4: unknown key "patern" in a rule`,
-		"id: a\nlanguage: go\nfix: x\nrule:\n  pattern: x\n":                          `line 3: unknown key "fix" in a rule document`,
-		"id: a\nlanguage: go\nrule:\n  inside:\n    kind: block\n    stopBy: later\n": `stopBy "later"`,
-		"language: go\nrule:\n  pattern: x\n":                                         "needs an id",
-		"id: a\nrule:\n  pattern: x\n":                                                "needs a language",
-		"id: a\nlanguage: go\nrule:\n  regex: '('\n":                                  "regex",
-		"id: a\nlanguage: go\nrule:\n  all: x\n":                                      "must be a list",
-		"id: a\nlanguage: go\nseverity: fatal\nrule:\n  kind: block\n":                "severity",
+		"id: a\nlanguage: go\nrule:\n  patern: x\n":                                                                `line 4: unknown key "patern" in a rule`,
+		"id: a\nlanguage: go\nfixes: x\nrule:\n  pattern: x\n":                                                     `line 3: unknown key "fixes" in a rule document`,
+		"id: a\nlanguage: go\nrule:\n  matches: nope\n":                                                            `matches "nope": no such utility rule`,
+		"id: a\nlanguage: go\nutils:\n  u: {matches: v}\n  v: {any: [{matches: u}]}\nrule:\n  matches: u\n":        `matches itself with no relational rule between`,
+		"id: a\nlanguage: go\nrule:\n  has: {field: nofield, kind: block}\n":                                       `go has no field "nofield"`,
+		"id: a\nlanguage: go\nrule:\n  precedes: {field: body, kind: block}\n":                                     `field is only for has and inside`,
+		"id: a\nlanguage: go\nrule:\n  nthChild: odd\n":                                                            `nthChild "odd"`,
+		"id: a\nlanguage: go\nrule:\n  nthChild: {reverse: true}\n":                                                `nthChild needs a position`,
+		"id: a\nlanguage: go\nrule:\n  range: {start: {line: 1}, end: {line: 2, column: 0}}\n":                     `range.start needs line and column`,
+		"id: a\nlanguage: go\nrule:\n  kind: block\ntransform:\n  B: {convert: {source: $A, toCase: shout}}\n":     `toCase "shout"`,
+		"id: a\nlanguage: go\nrule:\n  kind: block\nfix: {expandEnd: {kind: block}}\n":                             `fix needs a template`,
+		"id: a\nlanguage: go\nrule:\n  kind: block\ntransform:\n  B: {rewrite: {source: $A, rewriters: [nope]}}\n": `no rewriter "nope"`,
+		"id: a\nlanguage: go\nrule:\n  kind: block\nrewriters:\n  - {id: r, rule: {kind: block}}\n":                `rewriter "r" needs a rule and a fix`,
+		"id: a\nlanguage: go\nrule:\n  inside:\n    kind: block\n    stopBy: later\n":                              `stopBy "later"`,
+		"language: go\nrule:\n  pattern: x\n":                                                                      "needs an id",
+		"id: a\nrule:\n  pattern: x\n":                                                                             "needs a language",
+		"id: a\nlanguage: go\nrule:\n  regex: '('\n":                                                               "regex",
+		"id: a\nlanguage: go\nrule:\n  all: x\n":                                                                   "must be a list",
+		"id: a\nlanguage: go\nseverity: fatal\nrule:\n  kind: block\n":                                             "severity",
 		"[": "rule file",
 	} {
 		if _, err := ParseRules([]byte(doc)); err == nil || !strings.Contains(err.Error(), want) {

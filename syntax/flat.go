@@ -31,7 +31,10 @@ type Node struct {
 	// Kind is the grammar's symbol of the node (see Tree.Kind).
 	Kind  uint16
 	flags uint8
-	_     uint8
+	// field is the grammar's id of the field the node stands in under
+	// its parent (0: none; 255: an id over 254, which no field lookup
+	// finds).
+	field uint8
 }
 
 // Node flags, as the C side writes them.
@@ -80,9 +83,41 @@ func (t *Tree) Kind(i int32) string { return t.kinds.name(t.Nodes[i].Kind) }
 // Text is the source of node i.
 func (t *Tree) Text(i int32) []byte { n := &t.Nodes[i]; return t.Src[n.Start:n.End] }
 
-// kindTable names a grammar's symbols.
+// FieldID is the grammar's id of the field node n stands in under its
+// parent (0 when none; see FieldID and Tree.Field).
+func (n *Node) FieldID() uint8 { return n.field }
+
+// Field is the name of the field node i stands in under its parent ("" when
+// none).
+func (t *Tree) Field(i int32) string {
+	f := int(t.Nodes[i].field)
+	if f == 0 || f >= len(t.kinds.fields) {
+		return ""
+	}
+	return t.kinds.fields[f]
+}
+
+// FieldID returns the id of the field name in lang's grammar (as
+// Node.FieldID reports it); ok is false when the grammar has no such
+// field (or its id is over 254) or no parser is compiled in.
+func FieldID(lang Language, name string) (id uint8, ok bool) {
+	k, err := kinds(lang)
+	if err != nil {
+		return 0, false
+	}
+	for i, f := range k.fields {
+		if i > 0 && i < 255 && f == name {
+			return uint8(i), true
+		}
+	}
+	return 0, false
+}
+
+// kindTable names a grammar's symbols and fields.
 type kindTable struct {
 	names []string
+	// fields are the grammar's field names by id (fields[0] is unused).
+	fields []string
 	// byName maps a named kind to its symbol, as tree-sitter's
 	// ts_language_symbol_for_name finds it.
 	byName map[string]uint16

@@ -29,6 +29,9 @@ bool ts_tree_cursor_goto_first_child(evg_TSTreeCursor *);
 bool ts_tree_cursor_goto_next_sibling(evg_TSTreeCursor *);
 bool ts_tree_cursor_goto_parent(evg_TSTreeCursor *);
 evg_TSNode ts_tree_cursor_current_node(const evg_TSTreeCursor *);
+uint16_t ts_tree_cursor_current_field_id(const evg_TSTreeCursor *);
+uint32_t ts_language_field_count(const TSLanguage *);
+const char *ts_language_field_name_for_id(const TSLanguage *, uint16_t);
 uint16_t ts_node_symbol(evg_TSNode);
 uint32_t ts_node_start_byte(evg_TSNode);
 uint32_t ts_node_end_byte(evg_TSNode);
@@ -44,7 +47,7 @@ typedef struct {
 	int32_t parent, next;
 	uint32_t nkids;
 	uint16_t sym;
-	uint8_t flags, pad;
+	uint8_t flags, field;
 } evg_node;
 
 // evg_parse parses src and writes its nodes in pre-order to a malloc'd
@@ -87,7 +90,8 @@ static int evg_parse(const TSLanguage *lang, const char *src, uint32_t len, uint
 		e->sym = ts_node_symbol(nd);
 		e->flags = (ts_node_is_named(nd) ? 1 : 0) | (ts_node_is_missing(nd) ? 2 : 0) |
 		           (ts_node_is_extra(nd) ? 4 : 0) | (ts_node_has_error(nd) ? 8 : 0);
-		e->pad = 0;
+		uint16_t fid = ts_tree_cursor_current_field_id(&c);
+		e->field = fid > 254 ? 255 : (uint8_t)fid; // 255: a field id over 254
 		if (last[depth] >= 0) nodes[last[depth]].next = (int32_t)n;
 		last[depth] = (int32_t)n;
 		uint32_t self = n++;
@@ -165,6 +169,12 @@ func kinds(lang Language) (*kindTable, error) {
 		cs := C.CString(name)
 		k.byName[name] = uint16(C.ts_language_symbol_for_name((*C.TSLanguage)(languagePtr(g.lang)), cs, C.uint32_t(len(name)), true))
 		C.free(unsafe.Pointer(cs))
+	}
+	tl := (*C.TSLanguage)(languagePtr(g.lang))
+	nf := int(C.ts_language_field_count(tl))
+	k.fields = make([]string, nf+1)
+	for i := 1; i <= nf; i++ {
+		k.fields[i] = C.GoString(C.ts_language_field_name_for_id(tl, C.uint16_t(i)))
 	}
 	got, _ := kindTables.LoadOrStore(lang, k)
 	return got.(*kindTable), nil

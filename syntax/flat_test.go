@@ -101,3 +101,30 @@ func TestParseFlatCache(t *testing.T) {
 		t.Fatalf("match.go: %v, %d nodes, error %v", err, len(tr.Nodes), tr != nil && tr.HasError)
 	}
 }
+
+// TestFlatFields: each node carries the field it stands in under its
+// parent, named as the grammar names it.
+func TestFlatFields(t *testing.T) {
+	tr, err := ParseFlat(Go, []byte("package p\n\nfunc f() { g(1) }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for i := range tr.Nodes {
+		if f := tr.Field(int32(i)); f != "" {
+			got[string(tr.Text(int32(i)))+"/"+tr.Kind(int32(i))] = f
+		}
+	}
+	for k, want := range map[string]string{"f/identifier": "name", "g/identifier": "function", "(1)/argument_list": "arguments", "{ g(1) }/block": "body"} {
+		if got[k] != want {
+			t.Errorf("%s: field %q, want %q", k, got[k], want)
+		}
+	}
+	id, ok := FieldID(Go, "function")
+	if !ok || id == 0 {
+		t.Fatalf("FieldID(go, function) = %d, %v", id, ok)
+	}
+	if _, ok := FieldID(Go, "no_such_field"); ok {
+		t.Error("FieldID found a field the grammar lacks")
+	}
+}

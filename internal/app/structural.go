@@ -86,6 +86,12 @@ func (r *run) structuralSearch(wopts walker.Options) int {
 		queries = append(queries, query{lang: lang, m: m, lits: lits})
 	}
 	tmpl, rewriting := cfg.Structural.Rewrite, cfg.Structural.Rewriting
+	// --rule with --apply and no --rewrite writes the rules' own fixes.
+	var allRules []*structural.Rule
+	for _, q := range queries {
+		allRules = append(allRules, q.rules...)
+	}
+	fixing := !rewriting && cfg.Structural.Apply && len(allRules) > 0
 	// Each file keeps its bytes and its matches (or, for --rewrite, its
 	// edits), not its tree nor any rendered text; after the walk the files
 	// are printed in path order, match by match, straight to the output,
@@ -103,6 +109,8 @@ func (r *run) structuralSearch(wopts walker.Options) int {
 		switch {
 		case rewriting:
 			k.edits = astsearch.Edits(f, tmpl)
+		case fixing:
+			k.edits = astsearch.FixEdits(f, allRules)
 		case !cfg.JSON && compactText(k, f):
 			// The text form's rows are smaller than the file: they are
 			// kept instead of its bytes.
@@ -126,7 +134,7 @@ func (r *run) structuralSearch(wopts walker.Options) int {
 		}
 	}
 	sort.SliceStable(done, func(i, j int) bool { return done[i].path < done[j].path })
-	if rewriting {
+	if rewriting || fixing {
 		return r.rewrite(done)
 	}
 	matched := len(done) > 0

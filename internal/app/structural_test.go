@@ -83,3 +83,16 @@ func TestStructuralCLI(t *testing.T) {
 		t.Fatalf("apply: %d %q %s", r.code, r.stdout, b)
 	}
 }
+
+// TestStructuralRuleFix: --rule with --apply (no --rewrite) writes each
+// rule's fix, with its transform, and leaves a rule without one alone.
+func TestStructuralRuleFix(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.py"), []byte("def getUser(x):\n    print(x)\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "r.yml"), []byte("id: snake\nlanguage: python\nrule:\n  pattern: $N\n  kind: identifier\n  inside: {kind: function_definition, field: name}\ntransform:\n  S: {convert: {source: $N, toCase: snakeCase}}\nfix: $S\n---\nid: prints\nlanguage: python\nrule:\n  pattern: print($A)\n"), 0o644)
+	r, e := runEvgrepErr(t, dir, []string{"--rule", "r.yml", "--apply", "a.py"}, "")
+	b, _ := os.ReadFile(filepath.Join(dir, "a.py"))
+	if r.code != 0 || string(b) != "def get_user(x):\n    print(x)\n" {
+		t.Fatalf("%d %q %q: %s", r.code, r.stdout, e, b)
+	}
+}

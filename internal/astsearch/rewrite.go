@@ -26,7 +26,7 @@ func Edits(f *File, template string) []Edit {
 		if m.Start < end {
 			continue
 		}
-		out = append(out, Edit{Start: m.Start, End: m.End, Text: structural.Expand(f.Src, m, template)})
+		out = append(out, Edit{Start: m.Start, End: m.End, Text: structural.Expand(f.Tree, m, template)})
 		end = m.End
 	}
 	return out
@@ -142,4 +142,31 @@ func writeLine(w *strings.Builder, sign byte, l []byte) {
 	if !bytes.HasSuffix(l, []byte("\n")) {
 		w.WriteString("\n\\ No newline at end of file\n")
 	}
+}
+
+// FixEdits are the replacements of f's matches (of rules) by their rules'
+// fixes, as `ast-grep scan -U` makes them: each over the match's fix
+// range (widened by expandStart and expandEnd), in source order, a match
+// whose range starts inside one already replaced left alone; matches of
+// rules without a fix are left as they are.
+func FixEdits(f *File, rules []*structural.Rule) []Edit {
+	fixes := map[string]*structural.Fix{}
+	for _, r := range rules {
+		if r.Fix != nil {
+			fixes[r.ID] = r.Fix
+		}
+	}
+	var out []Edit
+	end := -1
+	for i := range f.Matches {
+		m := &f.Matches[i]
+		fx := fixes[m.Rule]
+		if fx == nil || m.Fixed == nil || m.Fixed.Range.Start < end {
+			continue
+		}
+		sp := m.Fixed.Range
+		out = append(out, Edit{Start: sp.Start, End: sp.End, Text: structural.Expand(f.Tree, m, fx.Template)})
+		end = sp.End
+	}
+	return out
 }

@@ -131,7 +131,7 @@ var flagHelp = map[string]string{
 	"kind":          "evgrep: structural search for syntax nodes of a kind (with --lang).",
 	"rule":          "evgrep: structural search with an ast-grep rule file (YAML, repeatable).",
 	"rewrite":       "evgrep: print a unified diff replacing each structural match with TEMPLATE.",
-	"apply":         "evgrep: write the --rewrite edits (each file only if unchanged since read).",
+	"apply":         "evgrep: write the --rewrite edits, or with --rule alone the rules' fixes (each file only if unchanged since read).",
 	"terms":         "evgrep: search 2-64 literal terms at once, comma-separated (repeatable; a term with a comma: --term).",
 	"term":          "evgrep: one literal term of a multi-term search, verbatim (repeatable; joins --terms in order).",
 	"match":         "evgrep: with --terms, the files to report: any (default), all (every term) or none (no term).",
