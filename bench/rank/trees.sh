@@ -65,5 +65,6 @@ grep -v '^#' "$here/corpora.tsv" | while IFS='	' read -r name lang source pkg ve
 		fi
 	done
 	chmod -R u+w "$dest/$name"
+	find "$dest/$name" -name __pycache__ -prune -exec rm -rf {} +
 	echo "$pin" >"$dest/$name/.pin"
 done
