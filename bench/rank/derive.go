@@ -157,6 +157,19 @@ func docQuery(doc, name string) string {
 	return strings.Join(keep, " ")
 }
 
+// contentWords counts the words of q that are neither stop words nor
+// free of letters (a sentence of operators is no query).
+func contentWords(q string) int {
+	n := 0
+	for _, w := range strings.Fields(q) {
+		w = strings.ToLower(strings.Trim(w, ",;:.!?-+*\"'"))
+		if strings.IndexFunc(w, unicode.IsLetter) >= 0 && !rank.IsStopWord(w) && len(w) > 1 {
+			n++
+		}
+	}
+	return n
+}
+
 // identShaped reports whether a declared name looks like one a user would
 // type as a symbol query: six characters or more, with a case change or
 // an underscore.
@@ -180,7 +193,7 @@ func derive(trees []tree, out string) error {
 	var b strings.Builder
 	b.WriteString("# Derived by a program (go run ./bench/rank -trees DIR -derive), not by hand:\n")
 	b.WriteString("# semantic: the first sentence of a declaration's doc comment, without\n")
-	b.WriteString("# identifier-shaped words and the declared name's own words, labelled with\n")
+	b.WriteString("# identifier-shaped words and the declared name's own words (four content\n# words at least), labelled with\n")
 	b.WriteString("# its file; symbol: a name that one file of the tree alone declares.\n")
 	b.WriteString("#   corpus <TAB> kind <TAB> query <TAB> relevant files\n")
 	for _, t := range trees {
@@ -206,7 +219,7 @@ func derive(trees []tree, out string) error {
 		var docs, syms []cand
 		for _, d := range decls {
 			add(nameFiles, d.name, d.file)
-			if q := docQuery(d.doc, d.name); len(strings.Fields(q)) >= 5 && len(strings.Fields(q)) <= 30 {
+			if q := docQuery(d.doc, d.name); contentWords(q) >= 4 && len(strings.Fields(q)) <= 30 {
 				add(textFiles, q, d.file)
 				docs = append(docs, cand{q, d.file})
 			}
