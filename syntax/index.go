@@ -86,6 +86,35 @@ func (ix *index) outline() []Decl {
 	return top
 }
 
+// nested answers OutlineNested. The records are in pre-order, so walking
+// them backwards completes every declaration's members before the
+// declaration itself is attached to its parent; the members, gathered
+// backwards, are reversed then.
+func (ix *index) nested() []Decl {
+	decls := make([]Decl, len(ix.recs))
+	for i := range ix.recs {
+		decls[i] = ix.recs[i].Decl
+	}
+	var top []Decl
+	for i := len(decls) - 1; i >= 0; i-- {
+		d := decls[i]
+		reverseDecls(d.Children)
+		if p := ix.recs[i].parent; p >= 0 && p < i {
+			decls[p].Children = append(decls[p].Children, d)
+		} else {
+			top = append(top, d)
+		}
+	}
+	reverseDecls(top)
+	return top
+}
+
+func reverseDecls(ds []Decl) {
+	for i, j := 0, len(ds)-1; i < j; i, j = i+1, j-1 {
+		ds[i], ds[j] = ds[j], ds[i]
+	}
+}
+
 // lineTable maps byte offsets to 1-based lines and back.
 type lineTable struct {
 	starts []int // byte offset of each line's first byte
