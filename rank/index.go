@@ -455,6 +455,7 @@ func (ix *Index) rank(q *Query, p *Params, limit int, skip int32) []Hit {
 	held := make([]uint64, len(ix.chunks)) // query words each chunk holds
 	var touched []int32
 	wordOf := q.wordIndex()
+	b := p.lengthNorm(q)
 	for ti, qt := range q.Terms {
 		id, ok := ix.lookupTerm(qt.Term)
 		if !ok {
@@ -470,7 +471,7 @@ func (ix *Index) rank(q *Query, p *Params, limit int, skip int32) []Hit {
 				return
 			}
 			tf := float64(n)
-			norm := p.K1 * (1 - p.B + p.B*float64(ix.chunks[c].length)/ix.avgLen)
+			norm := p.K1 * (1 - b + b*float64(ix.chunks[c].length)/ix.avgLen)
 			if score[c] == 0 {
 				touched = append(touched, int32(c))
 			}

@@ -75,17 +75,45 @@ func TestBM25LengthAndSaturation(t *testing.T) {
 	if got := order(hits); got[0] != "a/short.go:1" || scoreOf(hits, "a/short.go:1") <= scoreOf(hits, "a/long.go:1") {
 		t.Errorf("B=%v: %v", p.B, got)
 	}
-	p.B = 0
+	p.B, p.BSymbol = 0, 0
 	hits = ix.Search("timeout", &p, 10)
 	if s, l := scoreOf(hits, "a/short.go:1"), scoreOf(hits, "a/long.go:1"); s != l {
 		t.Errorf("B=0: short %v long %v", s, l)
 	}
 	ix = build(doc("a/one.go", tc{"", "retry"}), doc("a/many.go", tc{"", strings.Repeat("retry ", 20)}))
 	p = neutral()
-	p.B = 0
+	p.B, p.BSymbol = 0, 0
 	hits = ix.Search("retry", &p, 10)
 	if r := scoreOf(hits, "a/many.go:1") / scoreOf(hits, "a/one.go:1"); r > p.K1+1 || r <= 1 {
 		t.Errorf("20 occurrences score %v× one (K1=%v bounds it by %v)", r, p.K1, p.K1+1)
+	}
+}
+
+// BSymbol: a symbol query normalises length by BSymbol, not B, so a
+// one-line prototype of a name does not outrank its definition by its
+// shortness alone (C's header declaration against the source's body).
+func TestBSymbol(t *testing.T) {
+	body := "secs_to_tm(long long t, struct tm *tm) " + strings.Repeat("days secs years months ", 8)
+	ix := build(
+		doc("src/time/impl.h", tc{"secs_to_tm", "int secs_to_tm(long long, struct tm *)"}),
+		doc("src/time/conv.c", tc{"secs_to_tm", body}),
+	)
+	p := neutral()
+	p.B, p.BSymbol = 0.9, 0.9
+	hits := ix.Search("secs_to_tm", &p, 10)
+	if got := order(hits); got[0] != "src/time/impl.h:1" {
+		t.Fatalf("BSymbol=B=0.9: the prototype should win on length: %v", got)
+	}
+	p.BSymbol = 0
+	hits = ix.Search("secs_to_tm", &p, 10)
+	if p, d := scoreOf(hits, "src/time/impl.h:1"), scoreOf(hits, "src/time/conv.c:1"); d < p {
+		t.Errorf("BSymbol=0: definition %v below prototype %v", d, p)
+	}
+	// A natural-language query keeps B.
+	p.B = 0.9
+	q := ParseQuery("convert seconds to broken down time", &p)
+	if q.Symbol || p.lengthNorm(&q) != 0.9 {
+		t.Errorf("natural query normalised by %v", p.lengthNorm(&q))
 	}
 }
 
