@@ -328,3 +328,30 @@ func TestClassify(t *testing.T) {
 		t.Error("a file that says it is generated")
 	}
 }
+
+// dropFrame: the closing word of a question's frame ("how does the cache
+// work", "where is a timeout handled") is no term, so a chunk that says
+// "work" often does not beat the one about the cache; a question that
+// does not start so, or is short, keeps its last word.
+func TestDropFrame(t *testing.T) {
+	p := neutral()
+	q := ParseQuery("how does the page cache work", &p)
+	for _, qt := range q.Terms {
+		if qt.Term == "work" {
+			t.Errorf("frame word kept: %+v", q.Terms)
+		}
+	}
+	if q := ParseQuery("schedule the work", &p); len(q.Terms) == 0 || q.Terms[len(q.Terms)-1].Term != "work" {
+		t.Errorf("a plain query lost its last word: %+v", q.Terms)
+	}
+	if q := ParseQuery("where are signals handled", &p); len(q.Terms) != 1 || q.Terms[0].Term != "signal" {
+		t.Errorf("where ... handled: %+v", q.Terms)
+	}
+	ix := build(
+		doc("a/cache.go", tc{"", "page cache eviction"}),
+		doc("a/worker.go", tc{"", "work work work page queue"}),
+	)
+	if got := order(ix.Search("how does the page cache work", &p, 2)); got[0] != "a/cache.go:1" {
+		t.Errorf("ranking %v", got)
+	}
+}
