@@ -11,6 +11,11 @@
 // queries.tsv. Each query falls in the dev or the held-out split by a hash
 // of its text; the ranker's constants are tuned on dev only.
 //
+// With -trees DIR it scores the multi-language benchmark instead (the
+// trees of corpora.tsv that make rank-trees installs into DIR, and the
+// queries of multi.tsv and derived.tsv; see multi.go); with -trees DIR
+// -derive it writes derived.tsv from those trees (derive.go).
+//
 // With -latency it times bin/evgrep --rank instead: cold (an empty state
 // folder) and warm, on GOROOT/src and on a 1,000-file tree.
 package main
