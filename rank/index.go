@@ -40,6 +40,12 @@ type Index struct {
 
 	// Partial is set when files were left out (MaxFiles).
 	Partial bool
+
+	// cHeaders is set when the index has C or C++ headers and no C++
+	// source file: its headers are a C project's declarations (made once,
+	// see headerPrior).
+	cOnce    sync.Once
+	cHeaders bool
 }
 
 type fileMeta struct {
@@ -596,6 +602,7 @@ func (ix *Index) rerank(q *Query, p *Params, list []scored, held []uint64) {
 		s := &list[i]
 		s.score *= p.prior(ix.files[ix.chunks[s.chunk].file].cat, q)
 	}
+	ix.headerPrior(q, p, list)
 }
 
 // diminish multiplies the n-th chunk of each file by FileDecay^(n-1) and

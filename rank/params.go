@@ -41,6 +41,9 @@ type Params struct {
 	// DocSymbol and DocNatural weigh documentation for symbol-like and
 	// natural-language queries.
 	DocSymbol, DocNatural float64
+	// Header multiplies the chunks of a C project's headers for a
+	// natural-language query (headerPrior; 1 or 0: no change).
+	Header float64
 	// Mentioned is the prior of a category the query mentions.
 	Mentioned float64
 	// FileDecay multiplies the score of the n-th chunk of one file in the
@@ -59,6 +62,7 @@ var Default = Params{
 	Test:     0.6, TestData: 0.4, Vendor: 0.4, Generated: 0.5, Example: 0.7,
 	DocSymbol: 0.5, DocNatural: 0.6,
 	Mentioned: 1.1,
+	Header:    0.5,
 	FileDecay: 0.7,
 }
 

@@ -49,6 +49,7 @@ func neutral() Params {
 	p.DefineSymbol, p.DefineNatural, p.PathMatch, p.FileEvidence, p.Coverage = 0, 0, 0, 0, 0
 	p.Test, p.TestData, p.Vendor, p.Generated, p.Example, p.DocSymbol, p.DocNatural, p.Mentioned = 1, 1, 1, 1, 1, 1, 1, 1
 	p.FileDecay = 1
+	p.Header = 1
 	return p
 }
 
@@ -353,5 +354,34 @@ func TestDropFrame(t *testing.T) {
 	)
 	if got := order(ix.Search("how does the page cache work", &p, 2)); got[0] != "a/cache.go:1" {
 		t.Errorf("ranking %v", got)
+	}
+}
+
+// Header: in a C project (headers, no C++ source), a natural-language
+// query ranks the source that does a thing over the header that declares
+// it; a symbol query, and a C++ project's headers, are left alone.
+func TestHeaderPrior(t *testing.T) {
+	p := neutral()
+	p.Header = 0.5
+	cProject := build(
+		doc("include/string.h", tc{"", "compare two strings lexically compare"}),
+		doc("src/string/strcmp.c", tc{"", "compare two strings byte by byte loop"}),
+	)
+	if got := order(cProject.Search("compare two strings", &p, 2)); got[0] != "src/string/strcmp.c:1" {
+		t.Errorf("C project: %v", got)
+	}
+	q := neutral()
+	if got := order(cProject.Search("compare two strings", &q, 2)); got[0] != "include/string.h:1" {
+		t.Errorf("Header=1 should leave the header first (more matches): %v", got)
+	}
+	cppProject := build(
+		doc("include/matchers.h", tc{"", "compare two strings lexically compare"}),
+		doc("src/matchers.cc", tc{"", "compare two strings byte by byte loop"}),
+	)
+	if got := order(cppProject.Search("compare two strings", &p, 2)); got[0] != "include/matchers.h:1" {
+		t.Errorf("C++ project's header was lowered: %v", got)
+	}
+	if isHeader("src/a.c") || !isHeader("inc/a.hpp") || !isCppSource("x/y.cc") || extOf("a.b/c") != "" {
+		t.Error("isHeader, isCppSource or extOf")
 	}
 }
