@@ -140,12 +140,20 @@ bench-agent: build
 	$(GO) run ./bench/agentbench --evgrep $(BIN) --rg $(BENCH_RG) $(BENCHFLAGS)
 
 # Ranked retrieval (bench/rank): NDCG@10, Recall@5 and tokens to the first
-# relevant file of evgrep --rank against a grep baseline; bench-rank-latency
-# times cold and warm queries. BENCHRANKFLAGS='-split test -v' for more.
-.PHONY: bench-rank bench-rank-latency
+# relevant file of evgrep --rank against a grep baseline, on GOROOT/src and
+# this repository, then on the multi-language trees of bench/rank/corpora.tsv
+# (installed outside the repository by rank-trees, into RANKTREES);
+# bench-rank-latency times cold and warm queries. BENCHRANKFLAGS='-split test
+# -v' for more.
+.PHONY: bench-rank bench-rank-latency rank-trees
 BENCHRANKFLAGS ?=
-bench-rank:
+RANKTREES ?= $(HOME)/.cache/evgrep/rank-trees
+rank-trees:
+	sh bench/rank/trees.sh $(RANKTREES)
+
+bench-rank: rank-trees
 	$(GO) run ./bench/rank $(BENCHRANKFLAGS)
+	$(GO) run ./bench/rank -trees $(RANKTREES) $(BENCHRANKFLAGS)
 
 bench-rank-latency: build
 	$(GO) run ./bench/rank -latency -evgrep $(BIN)

@@ -52,7 +52,7 @@ func Split(path string, src []byte) []Chunk {
 			}
 		}
 		if !fast {
-			if d, err := syntax.Outline(lang, src); err == nil {
+			if d, err := syntax.OutlineNested(lang, src); err == nil {
 				decls = d
 			}
 		}
@@ -64,8 +64,10 @@ func Split(path string, src []byte) []Chunk {
 		if d.StartByte < cur || d.EndByte > len(src) || d.EndByte <= d.StartByte {
 			continue
 		}
-		s.windows(cur, d.StartByte, KindLines, "", "")
-		s.decl(d, "")
+		dd := *d
+		dd.StartByte = s.leadingComments(cur, d.StartByte)
+		s.windows(cur, dd.StartByte, KindLines, "", "")
+		s.decl(&dd, "")
 		cur = d.EndByte
 	}
 	s.windows(cur, len(src), KindLines, "", "")
@@ -96,14 +98,16 @@ func (s *splitter) decl(d *syntax.Decl, context string) {
 		if c.StartByte < cur || c.EndByte > d.EndByte || c.EndByte <= c.StartByte {
 			continue
 		}
+		cc := *c
+		cc.StartByte = s.leadingComments(cur, c.StartByte)
 		if first {
 			// The container's head (its comments and signature) defines it.
-			s.windows(cur, c.StartByte, d.Kind, d.Name, context)
+			s.windows(cur, cc.StartByte, d.Kind, d.Name, context)
 			first = false
 		} else {
-			s.cont(cur, c.StartByte, d.Kind, d.Name, context)
+			s.cont(cur, cc.StartByte, d.Kind, d.Name, context)
 		}
-		s.decl(c, d.Signature)
+		s.decl(&cc, d.Signature)
 		cur = c.EndByte
 	}
 	if first {
@@ -112,6 +116,51 @@ func (s *splitter) decl(d *syntax.Decl, context string) {
 	}
 	s.cont(cur, d.EndByte, d.Kind, d.Name, context)
 }
+
+// leadingComments is where the declaration that starts at byte start
+// (a line start) begins once the comment, attribute and annotation lines
+// right above it (no blank line between) are its own, not before from:
+// tree-sitter grammars but Go's keep a doc comment as a sibling node, so
+// without this a member's doc would fall into the gap before it.
+func (s *splitter) leadingComments(from, start int) int {
+	l := s.lineOf(start) - 1 // 0-based index of the declaration's first line
+	for l > 0 && l < len(s.lines) && s.lines[l-1] >= from {
+		if !commentLine(s.src[s.lines[l-1]:s.lines[l]]) {
+			break
+		}
+		l--
+	}
+	if l < len(s.lines) && s.lines[l] < start {
+		return s.lines[l]
+	}
+	return start
+}
+
+// commentLine reports whether a line is a comment (//, /*, *, #, --), an
+// attribute (#[) or an annotation or decorator (@); a C preprocessor line
+// is not.
+func commentLine(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	switch {
+	case len(t) == 0:
+		return false
+	case bytes.HasPrefix(t, []byte("//")), bytes.HasPrefix(t, []byte("/*")), t[0] == '*', bytes.HasPrefix(t, []byte("--")), t[0] == '@':
+		return true
+	case t[0] == '#':
+		for _, pp := range preprocessor {
+			if bytes.HasPrefix(t[1:], []byte(pp)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// preprocessor are the C directives after "#" (written without a space
+// after it, as projects write them: "# if" stays a Ruby or Python
+// comment), and a shebang.
+var preprocessor = []string{"include", "define", "if", "endif", "else", "elif", "undef", "pragma", "import", "error", "line", "!"}
 
 // cont emits windows of a declaration's later part (Cont set).
 func (s *splitter) cont(from, to int, kind, name, context string) {

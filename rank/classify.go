@@ -66,6 +66,32 @@ func Classify(p string, generated bool) Category {
 	return Code
 }
 
+// isHeader reports whether path is a C or C++ header (.h, .hh, .hpp,
+// .hxx); isCppSource whether it is a C++ source file.
+func isHeader(path string) bool {
+	switch extOf(path) {
+	case ".h", ".hh", ".hpp", ".hxx":
+		return true
+	}
+	return false
+}
+
+func isCppSource(path string) bool {
+	switch extOf(path) {
+	case ".cc", ".cpp", ".cxx", ".c++":
+		return true
+	}
+	return false
+}
+
+func extOf(path string) string {
+	i := strings.LastIndexByte(path, '.')
+	if i < 0 || i < strings.LastIndexByte(path, '/') {
+		return ""
+	}
+	return path[i:]
+}
+
 // prior is the multiplier of category c for query q.
 func (p *Params) prior(c Category, q *Query) float64 {
 	switch c {

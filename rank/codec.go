@@ -13,7 +13,7 @@ import (
 // cacheMagic starts every encoded index; the last byte is the format's
 // version (a new chunker or tokenizer changes it, so old caches are
 // rebuilt rather than misread).
-var cacheMagic = []byte("evgrep-rank\x00\x09")
+var cacheMagic = []byte("evgrep-rank\x00\x0a")
 
 // Encode writes ix as a cache: the magic, key, the files with their
 // chunks, then the index's blobs as they are. It is not compressed: a warm

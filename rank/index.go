@@ -40,6 +40,12 @@ type Index struct {
 
 	// Partial is set when files were left out (MaxFiles).
 	Partial bool
+
+	// cHeaders is set when the index has C or C++ headers and no C++
+	// source file: its headers are a C project's declarations (made once,
+	// see headerPrior).
+	cOnce    sync.Once
+	cHeaders bool
 }
 
 type fileMeta struct {
@@ -455,6 +461,7 @@ func (ix *Index) rank(q *Query, p *Params, limit int, skip int32) []Hit {
 	held := make([]uint64, len(ix.chunks)) // query words each chunk holds
 	var touched []int32
 	wordOf := q.wordIndex()
+	b := p.lengthNorm(q)
 	for ti, qt := range q.Terms {
 		id, ok := ix.lookupTerm(qt.Term)
 		if !ok {
@@ -470,7 +477,7 @@ func (ix *Index) rank(q *Query, p *Params, limit int, skip int32) []Hit {
 				return
 			}
 			tf := float64(n)
-			norm := p.K1 * (1 - p.B + p.B*float64(ix.chunks[c].length)/ix.avgLen)
+			norm := p.K1 * (1 - b + b*float64(ix.chunks[c].length)/ix.avgLen)
 			if score[c] == 0 {
 				touched = append(touched, int32(c))
 			}
@@ -595,6 +602,7 @@ func (ix *Index) rerank(q *Query, p *Params, list []scored, held []uint64) {
 		s := &list[i]
 		s.score *= p.prior(ix.files[ix.chunks[s.chunk].file].cat, q)
 	}
+	ix.headerPrior(q, p, list)
 }
 
 // diminish multiplies the n-th chunk of each file by FileDecay^(n-1) and

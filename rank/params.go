@@ -7,6 +7,10 @@ type Params struct {
 	// K1 and B are BM25's term-frequency saturation and length
 	// normalisation.
 	K1, B float64
+	// BSymbol is B for a symbol-like query: a one-line declaration
+	// (a C prototype, an export list) would otherwise outrank the
+	// definition that holds the name with its body.
+	BSymbol float64
 	// PartWeight weighs the pieces of a compound query word ("route" and
 	// "context" of RouteContext) against the compound itself.
 	PartWeight float64
@@ -37,6 +41,9 @@ type Params struct {
 	// DocSymbol and DocNatural weigh documentation for symbol-like and
 	// natural-language queries.
 	DocSymbol, DocNatural float64
+	// Header multiplies the chunks of a C project's headers for a
+	// natural-language query (headerPrior; 1 or 0: no change).
+	Header float64
 	// Mentioned is the prior of a category the query mentions.
 	Mentioned float64
 	// FileDecay multiplies the score of the n-th chunk of one file in the
@@ -46,7 +53,7 @@ type Params struct {
 
 // Default is the tuned parameter set.
 var Default = Params{
-	K1: 1.2, B: 0.9,
+	K1: 1.2, B: 0.9, BSymbol: 0.5,
 	PartWeight:   0.5,
 	DefineSymbol: 1.5, DefineNatural: 0.3,
 	PathMatch:    0.5,
@@ -55,5 +62,14 @@ var Default = Params{
 	Test:     0.6, TestData: 0.4, Vendor: 0.4, Generated: 0.5, Example: 0.7,
 	DocSymbol: 0.5, DocNatural: 0.6,
 	Mentioned: 1.1,
+	Header:    0.5,
 	FileDecay: 0.7,
+}
+
+// lengthNorm is BM25's length normalisation for query q.
+func (p *Params) lengthNorm(q *Query) float64 {
+	if q.Symbol {
+		return p.BSymbol
+	}
+	return p.B
 }

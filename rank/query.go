@@ -53,6 +53,7 @@ func ParseQuery(q string, p *Params) Query {
 	var out Query
 	out.words = map[string]bool{}
 	fields := strings.FieldsFunc(q, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == '"' || r == '\'' || r == '?' })
+	fields = dropFrame(fields)
 	symbols := 0
 	weights := map[string]float64{}
 	fromWord := map[string]int{}
@@ -164,4 +165,27 @@ func (q *Query) mentions(words ...string) bool {
 		}
 	}
 	return false
+}
+
+// frameEnds are the last words of a question's frame: "how does the
+// cache work", "where is a timeout handled", "what happens when a
+// request fails" ask about the cache, a timeout, a request failing, and
+// these words match code everywhere.
+var frameEnds = map[string]bool{"work": true, "works": true, "handled": true, "happen": true, "happens": true}
+
+// dropFrame leaves out the last word of a question ("how", "where",
+// "what", "why" first) when it only closes the frame.
+func dropFrame(fields []string) []string {
+	if len(fields) < 4 {
+		return fields
+	}
+	switch strings.ToLower(fields[0]) {
+	case "how", "where", "what", "why":
+	default:
+		return fields
+	}
+	if last := strings.ToLower(strings.TrimRight(fields[len(fields)-1], ".!")); frameEnds[last] {
+		return fields[:len(fields)-1]
+	}
+	return fields
 }

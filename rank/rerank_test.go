@@ -49,6 +49,7 @@ func neutral() Params {
 	p.DefineSymbol, p.DefineNatural, p.PathMatch, p.FileEvidence, p.Coverage = 0, 0, 0, 0, 0
 	p.Test, p.TestData, p.Vendor, p.Generated, p.Example, p.DocSymbol, p.DocNatural, p.Mentioned = 1, 1, 1, 1, 1, 1, 1, 1
 	p.FileDecay = 1
+	p.Header = 1
 	return p
 }
 
@@ -75,17 +76,45 @@ func TestBM25LengthAndSaturation(t *testing.T) {
 	if got := order(hits); got[0] != "a/short.go:1" || scoreOf(hits, "a/short.go:1") <= scoreOf(hits, "a/long.go:1") {
 		t.Errorf("B=%v: %v", p.B, got)
 	}
-	p.B = 0
+	p.B, p.BSymbol = 0, 0
 	hits = ix.Search("timeout", &p, 10)
 	if s, l := scoreOf(hits, "a/short.go:1"), scoreOf(hits, "a/long.go:1"); s != l {
 		t.Errorf("B=0: short %v long %v", s, l)
 	}
 	ix = build(doc("a/one.go", tc{"", "retry"}), doc("a/many.go", tc{"", strings.Repeat("retry ", 20)}))
 	p = neutral()
-	p.B = 0
+	p.B, p.BSymbol = 0, 0
 	hits = ix.Search("retry", &p, 10)
 	if r := scoreOf(hits, "a/many.go:1") / scoreOf(hits, "a/one.go:1"); r > p.K1+1 || r <= 1 {
 		t.Errorf("20 occurrences score %v× one (K1=%v bounds it by %v)", r, p.K1, p.K1+1)
+	}
+}
+
+// BSymbol: a symbol query normalises length by BSymbol, not B, so a
+// one-line prototype of a name does not outrank its definition by its
+// shortness alone (C's header declaration against the source's body).
+func TestBSymbol(t *testing.T) {
+	body := "secs_to_tm(long long t, struct tm *tm) " + strings.Repeat("days secs years months ", 8)
+	ix := build(
+		doc("src/time/impl.h", tc{"secs_to_tm", "int secs_to_tm(long long, struct tm *)"}),
+		doc("src/time/conv.c", tc{"secs_to_tm", body}),
+	)
+	p := neutral()
+	p.B, p.BSymbol = 0.9, 0.9
+	hits := ix.Search("secs_to_tm", &p, 10)
+	if got := order(hits); got[0] != "src/time/impl.h:1" {
+		t.Fatalf("BSymbol=B=0.9: the prototype should win on length: %v", got)
+	}
+	p.BSymbol = 0
+	hits = ix.Search("secs_to_tm", &p, 10)
+	if p, d := scoreOf(hits, "src/time/impl.h:1"), scoreOf(hits, "src/time/conv.c:1"); d < p {
+		t.Errorf("BSymbol=0: definition %v below prototype %v", d, p)
+	}
+	// A natural-language query keeps B.
+	p.B = 0.9
+	q := ParseQuery("convert seconds to broken down time", &p)
+	if q.Symbol || p.lengthNorm(&q) != 0.9 {
+		t.Errorf("natural query normalised by %v", p.lengthNorm(&q))
 	}
 }
 
@@ -298,5 +327,61 @@ func TestClassify(t *testing.T) {
 	}
 	if Classify("a/b.go", true) != Generated {
 		t.Error("a file that says it is generated")
+	}
+}
+
+// dropFrame: the closing word of a question's frame ("how does the cache
+// work", "where is a timeout handled") is no term, so a chunk that says
+// "work" often does not beat the one about the cache; a question that
+// does not start so, or is short, keeps its last word.
+func TestDropFrame(t *testing.T) {
+	p := neutral()
+	q := ParseQuery("how does the page cache work", &p)
+	for _, qt := range q.Terms {
+		if qt.Term == "work" {
+			t.Errorf("frame word kept: %+v", q.Terms)
+		}
+	}
+	if q := ParseQuery("schedule the work", &p); len(q.Terms) == 0 || q.Terms[len(q.Terms)-1].Term != "work" {
+		t.Errorf("a plain query lost its last word: %+v", q.Terms)
+	}
+	if q := ParseQuery("where are signals handled", &p); len(q.Terms) != 1 || q.Terms[0].Term != "signal" {
+		t.Errorf("where ... handled: %+v", q.Terms)
+	}
+	ix := build(
+		doc("a/cache.go", tc{"", "page cache eviction"}),
+		doc("a/worker.go", tc{"", "work work work page queue"}),
+	)
+	if got := order(ix.Search("how does the page cache work", &p, 2)); got[0] != "a/cache.go:1" {
+		t.Errorf("ranking %v", got)
+	}
+}
+
+// Header: in a C project (headers, no C++ source), a natural-language
+// query ranks the source that does a thing over the header that declares
+// it; a symbol query, and a C++ project's headers, are left alone.
+func TestHeaderPrior(t *testing.T) {
+	p := neutral()
+	p.Header = 0.5
+	cProject := build(
+		doc("include/string.h", tc{"", "compare two strings lexically compare"}),
+		doc("src/string/strcmp.c", tc{"", "compare two strings byte by byte loop"}),
+	)
+	if got := order(cProject.Search("compare two strings", &p, 2)); got[0] != "src/string/strcmp.c:1" {
+		t.Errorf("C project: %v", got)
+	}
+	q := neutral()
+	if got := order(cProject.Search("compare two strings", &q, 2)); got[0] != "include/string.h:1" {
+		t.Errorf("Header=1 should leave the header first (more matches): %v", got)
+	}
+	cppProject := build(
+		doc("include/matchers.h", tc{"", "compare two strings lexically compare"}),
+		doc("src/matchers.cc", tc{"", "compare two strings byte by byte loop"}),
+	)
+	if got := order(cppProject.Search("compare two strings", &p, 2)); got[0] != "include/matchers.h:1" {
+		t.Errorf("C++ project's header was lowered: %v", got)
+	}
+	if isHeader("src/a.c") || !isHeader("inc/a.hpp") || !isCppSource("x/y.cc") || extOf("a.b/c") != "" {
+		t.Error("isHeader, isCppSource or extOf")
 	}
 }

@@ -85,6 +85,35 @@ func (ix *index) outline() []Decl {
 	return top
 }
 
+// nested answers OutlineNested. The records are in pre-order, so walking
+// them backwards completes every declaration's members before the
+// declaration itself is attached to its parent; the members, gathered
+// backwards, are reversed then.
+func (ix *index) nested() []Decl {
+	decls := make([]Decl, len(ix.recs))
+	for i := range ix.recs {
+		decls[i] = ix.recs[i].Decl
+	}
+	var top []Decl
+	for i := len(decls) - 1; i >= 0; i-- {
+		d := decls[i]
+		reverseDecls(d.Children)
+		if p := ix.recs[i].parent; p >= 0 && p < i {
+			decls[p].Children = append(decls[p].Children, d)
+		} else {
+			top = append(top, d)
+		}
+	}
+	reverseDecls(top)
+	return top
+}
+
+func reverseDecls(ds []Decl) {
+	for i, j := 0, len(ds)-1; i < j; i, j = i+1, j-1 {
+		ds[i], ds[j] = ds[j], ds[i]
+	}
+}
+
 // collapse renders b on one line: runs of white space become one space,
 // leading and trailing space go, invalid UTF-8 becomes U+FFFD, and the
 // result is cut at MaxSignature bytes on a rune boundary, ending in "…"

@@ -190,6 +190,18 @@ func Outline(lang Language, src []byte) ([]Decl, error) {
 	return ix.outline(), nil
 }
 
+// OutlineNested is Outline with every level of nesting: a member's own
+// members (a Ruby module's class's methods, a C++ namespace's classes'
+// methods) are its Children, where Outline keeps two levels only. Errors
+// as Outline's.
+func OutlineNested(lang Language, src []byte) ([]Decl, error) {
+	ix, err := load(lang, src)
+	if err != nil {
+		return nil, err
+	}
+	return ix.nested(), nil
+}
+
 // HasErrors reports whether src has syntax errors anywhere (an outline of
 // such a source may miss or misplace items). Errors: ErrNoParser,
 // ErrTooLarge.

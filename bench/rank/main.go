@@ -11,6 +11,11 @@
 // queries.tsv. Each query falls in the dev or the held-out split by a hash
 // of its text; the ranker's constants are tuned on dev only.
 //
+// With -trees DIR it scores the multi-language benchmark instead (the
+// trees of corpora.tsv that make rank-trees installs into DIR, and the
+// queries of multi.tsv and derived.tsv; see multi.go); with -trees DIR
+// -derive it writes derived.tsv from those trees (derive.go).
+//
 // With -latency it times bin/evgrep --rank instead: cold (an empty state
 // folder) and warm, on GOROOT/src and on a 1,000-file tree.
 package main
@@ -40,6 +45,8 @@ func main() {
 		evgrep    = flag.String("evgrep", "bin/evgrep", "the binary for -latency")
 		goroot    = flag.String("goroot", goSrc(), "the GOROOT/src corpus")
 		repo      = flag.String("repo", ".", "this repository (the repo corpus)")
+		trees     = flag.String("trees", "", "the multi-language benchmark instead: the folder make rank-trees installed into")
+		derived   = flag.Bool("derive", false, "with -trees: write bench/rank/derived.tsv from the trees' doc comments and declarations")
 	)
 	flag.Parse()
 	if *latency {
@@ -55,6 +62,22 @@ func main() {
 		os.Exit(2)
 	}
 	sweepSpec = *sweep
+	if *trees != "" {
+		var err error
+		if *derived {
+			var ts []tree
+			if ts, err = readTrees(*trees, filepath.Join("bench", "rank", "corpora.tsv")); err == nil {
+				err = derive(ts, filepath.Join("bench", "rank", "derived.tsv"))
+			}
+		} else {
+			err = runMulti(&p, *trees, *split, *verbose, *noGrep || *sweep != "")
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench-rank:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(&p, *split, *generated, *verbose, *noGrep || *sweep != "", *goroot, *repo); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-rank:", err)
 		os.Exit(1)
