@@ -1,6 +1,7 @@
 package astsearch
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,7 +72,7 @@ func TestRuleFixAgainstAstGrep(t *testing.T) {
 		}
 		var got []byte
 		var diff string
-		if _, err := Run(&Options{Roots: []string{filepath.Join(fixtures, file)}, Walk: walkerOptions(), Lang: rules[0].Lang, Rules: rules, Literals: rules[0].Literals()}, func(f *File) {
+		if _, err := Run(context.Background(), &Options{Roots: []string{filepath.Join(fixtures, file)}, Walk: walkerOptions(), Lang: rules[0].Lang, Rules: rules, Literals: rules[0].Literals()}, func(f *File) {
 			edits := FixEdits(f, rules)
 			got = Apply(f.Src, edits)
 			diff = UnifiedDiff("f", f.Src, edits)

@@ -234,7 +234,7 @@ func TestRewritePythonCompiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got []byte
-		if _, err := Run(&Options{Roots: []string{filepath.Join(fixtures, c.file)}, Walk: walkerOptions(), Lang: lang, Matcher: p, Literals: p.Literals()}, func(f *File) {
+		if _, err := Run(context.Background(), &Options{Roots: []string{filepath.Join(fixtures, c.file)}, Walk: walkerOptions(), Lang: lang, Matcher: p, Literals: p.Literals()}, func(f *File) {
 			got = Apply(f.Src, Edits(f, c.template))
 		}); err != nil {
 			t.Fatal(err)
