@@ -112,7 +112,7 @@ func parseIndex(key string, raw []byte) (*Index, error) {
 		return nil, ErrCorrupt
 	}
 	nChunks := r.count(9)
-	ix := &Index{chunks: make([]chunkMeta, 0, nChunks)}
+	ix := &Index{chunks: make([]chunkMeta, 0, nChunks), lazy: &lazyParts{}}
 	ix.files = make([]fileMeta, r.count(8))
 	total := 0.0
 	for i := range ix.files {

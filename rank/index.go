@@ -28,6 +28,18 @@ type Index struct {
 	// number of chunks, then (chunk delta, count) varint pairs.
 	postBlob []byte
 	postOff  []uint32
+	// lazy holds what is made on first use, shared by the views.
+	lazy *lazyParts
+	// prefix is shown before every path (WithPathPrefix): "" or ending
+	// in "/".
+	prefix string
+
+	// Partial is set when files were left out (MaxFiles).
+	Partial bool
+}
+
+// lazyParts are the parts of an index made on first use.
+type lazyParts struct {
 	// fwd holds each chunk's terms, inverted from the postings on first
 	// use (Doc, Related): (term id delta, count) varint pairs by term,
 	// chunk c's at fwdOff[c]:fwdOff[c+1].
@@ -37,9 +49,6 @@ type Index struct {
 	// dict numbers the terms of the documents Doc rebuilds (made once).
 	dictOnce sync.Once
 	dict     *termDict
-
-	// Partial is set when files were left out (MaxFiles).
-	Partial bool
 }
 
 type fileMeta struct {
@@ -61,7 +70,7 @@ type chunkMeta struct {
 func Build(docs []*FileDoc) *Index {
 	docs = append([]*FileDoc(nil), docs...)
 	sort.SliceStable(docs, func(i, j int) bool { return docs[i].Path < docs[j].Path })
-	ix := &Index{}
+	ix := &Index{lazy: &lazyParts{}}
 	var kept []*FileDoc
 	for _, d := range docs {
 		if len(ix.files) > 0 && ix.files[len(ix.files)-1].path == d.Path {
@@ -224,6 +233,30 @@ func (ix *Index) finish(total float64) {
 	}
 }
 
+// WithPathPrefix returns a view of the index that shows every path with
+// prefix + "/" before it (ix itself when prefix is ""): in hits, File and
+// Lookup, and in the paths Related and Doc take. The ranking is the
+// index's own, made from its shorter paths, so one cache of a folder
+// ranks alike from every working folder it is shown from. The view shares
+// everything with ix.
+func (ix *Index) WithPathPrefix(prefix string) *Index {
+	if prefix == "" {
+		return ix
+	}
+	v := ix.view()
+	v.prefix = prefix + "/"
+	return v
+}
+
+// view is a shallow copy of ix (the lazily made parts are shared).
+func (ix *Index) view() *Index {
+	return &Index{files: ix.files, chunks: ix.chunks, avgLen: ix.avgLen, termBlob: ix.termBlob, termOff: ix.termOff,
+		postBlob: ix.postBlob, postOff: ix.postOff, lazy: ix.lazy, prefix: ix.prefix, Partial: ix.Partial}
+}
+
+// shown is file f's path as the index shows it.
+func (ix *Index) shown(f *fileMeta) string { return ix.prefix + f.path }
+
 // Files is the number of indexed files; Chunks the number of chunks.
 func (ix *Index) Files() int  { return len(ix.files) }
 func (ix *Index) Chunks() int { return len(ix.chunks) }
@@ -238,7 +271,7 @@ type FileInfo struct {
 // File returns the i-th file in path order (0 <= i < Files()).
 func (ix *Index) File(i int) FileInfo {
 	f := &ix.files[i]
-	return FileInfo{f.path, f.rev, int(f.n)}
+	return FileInfo{ix.shown(f), f.rev, int(f.n)}
 }
 
 // Lookup returns the file at path.
@@ -251,6 +284,10 @@ func (ix *Index) Lookup(path string) (FileInfo, bool) {
 }
 
 func (ix *Index) fileIndex(path string) int {
+	path, ok := strings.CutPrefix(path, ix.prefix)
+	if !ok {
+		return -1
+	}
 	i := sort.Search(len(ix.files), func(i int) bool { return ix.files[i].path >= path })
 	if i < len(ix.files) && ix.files[i].path == path {
 		return i
@@ -266,8 +303,9 @@ func (ix *Index) Doc(path string) *FileDoc {
 		return nil
 	}
 	f := &ix.files[i]
-	ix.dictOnce.Do(func() { ix.dict = &termDict{ix: ix} })
-	d := &FileDoc{Path: f.path, Rev: f.rev, Generated: f.generated, dict: ix.dict, dictLen: len(ix.termOff) - 1}
+	lz := ix.lazy
+	lz.dictOnce.Do(func() { lz.dict = &termDict{ix: ix} })
+	d := &FileDoc{Path: ix.shown(f), Rev: f.rev, Generated: f.generated, dict: lz.dict, dictLen: len(ix.termOff) - 1}
 	d.Chunks = make([]Chunk, f.n)
 	d.ends = make([]int32, f.n)
 	for k := int32(0); k < f.n; k++ {
@@ -333,30 +371,32 @@ func (ix *Index) postings(id uint32, fn func(chunk, n uint32)) {
 
 // invert fills the forward lists from the postings (once).
 func (ix *Index) invert() {
-	ix.fwdOnce.Do(func() {
+	lz := ix.lazy
+	lz.fwdOnce.Do(func() {
 		type tn struct{ id, n uint32 }
 		lists := make([][]tn, len(ix.chunks))
 		for id := 0; id < len(ix.termOff)-1; id++ {
 			ix.postings(uint32(id), func(c, n uint32) { lists[c] = append(lists[c], tn{uint32(id), n}) })
 		}
-		ix.fwdOff = make([]uint32, 0, len(lists)+1)
+		lz.fwdOff = make([]uint32, 0, len(lists)+1)
 		for _, l := range lists {
-			ix.fwdOff = append(ix.fwdOff, uint32(len(ix.fwdBlob)))
+			lz.fwdOff = append(lz.fwdOff, uint32(len(lz.fwdBlob)))
 			prev := uint32(0)
 			for _, t := range l { // ids ascend: terms were visited in order
-				ix.fwdBlob = binary.AppendUvarint(ix.fwdBlob, uint64(t.id-prev))
-				ix.fwdBlob = binary.AppendUvarint(ix.fwdBlob, uint64(t.n))
+				lz.fwdBlob = binary.AppendUvarint(lz.fwdBlob, uint64(t.id-prev))
+				lz.fwdBlob = binary.AppendUvarint(lz.fwdBlob, uint64(t.n))
 				prev = t.id
 			}
 		}
-		ix.fwdOff = append(ix.fwdOff, uint32(len(ix.fwdBlob)))
+		lz.fwdOff = append(lz.fwdOff, uint32(len(lz.fwdBlob)))
 	})
 }
 
 // chunkTerms calls fn for each term of chunk c.
 func (ix *Index) chunkTerms(c int32, fn func(id, n uint32)) {
 	ix.invert()
-	b := ix.fwdBlob[ix.fwdOff[c]:ix.fwdOff[c+1]]
+	lz := ix.lazy
+	b := lz.fwdBlob[lz.fwdOff[c]:lz.fwdOff[c+1]]
 	id := uint64(0)
 	nTerms := uint64(len(ix.termOff) - 1)
 	for len(b) > 0 {
@@ -430,7 +470,7 @@ func (ix *Index) Related(path string, line int, p *Params, limit int) (from Hit,
 		q.Terms = append(q.Terms, QueryTerm{ix.term(w.id), w.w / ws[0].w})
 	}
 	c := &ix.chunks[self]
-	return Hit{Path: f.path, Rev: f.rev, Chunk: c.Chunk}, ix.rank(&q, p, limit, self), true
+	return Hit{Path: ix.shown(f), Rev: f.rev, Chunk: c.Chunk}, ix.rank(&q, p, limit, self), true
 }
 
 func (ix *Index) idf(df int) float64 {
@@ -494,7 +534,7 @@ func (ix *Index) rank(q *Query, p *Params, limit int, skip int32) []Hit {
 	for i, s := range list {
 		c := &ix.chunks[s.chunk]
 		f := &ix.files[c.file]
-		hits[i] = Hit{Path: f.path, Rev: f.rev, Chunk: c.Chunk, Score: s.score}
+		hits[i] = Hit{Path: ix.shown(f), Rev: f.rev, Chunk: c.Chunk, Score: s.score}
 	}
 	return hits
 }

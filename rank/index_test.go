@@ -71,3 +71,34 @@ func TestBuildPostingsMatchMap(t *testing.T) {
 		}
 	}
 }
+
+// A view with a path prefix shows the prefix everywhere a path is shown
+// or taken, and ranks exactly as the index itself.
+func TestWithPathPrefix(t *testing.T) {
+	ix := sampleIndex()
+	v := ix.WithPathPrefix("/abs/tree")
+	for _, q := range []string{"Walk", "parse url", "tree"} {
+		a, b := ix.Search(q, &Default, 10), v.Search(q, &Default, 10)
+		if len(a) != len(b) || len(a) == 0 {
+			t.Fatalf("%q: %d vs %d hits", q, len(a), len(b))
+		}
+		for i := range a {
+			if b[i].Path != "/abs/tree/"+a[i].Path || b[i].Score != a[i].Score || b[i].Chunk != a[i].Chunk {
+				t.Errorf("%q #%d: %+v vs %+v", q, i, a[i], b[i])
+			}
+		}
+	}
+	if f, ok := v.Lookup("/abs/tree/a/x.go"); !ok || f.Path != "/abs/tree/a/x.go" {
+		t.Errorf("Lookup: %+v %v", f, ok)
+	}
+	if _, ok := v.Lookup("a/x.go"); ok {
+		t.Error("Lookup found a path without the prefix")
+	}
+	from, hits, ok := v.Related("/abs/tree/a/x.go", 1, &Default, 5)
+	if !ok || from.Path != "/abs/tree/a/x.go" || len(hits) == 0 {
+		t.Errorf("Related: %+v %v %v", from, hits, ok)
+	}
+	if v.File(0).Path != "/abs/tree/"+ix.File(0).Path {
+		t.Errorf("File: %q", v.File(0).Path)
+	}
+}

@@ -114,7 +114,17 @@ func Load(o Options) (*rank.Index, Stats, error) {
 	if err != nil {
 		cwd = ""
 	}
-	key := cacheKey(root, roots, o.Walk, o.Input, o.Tag)
+	// One folder walked: the index's paths are relative to it and its
+	// cache is keyed by it alone, so that the same tree reuses one cache
+	// from every working folder (keyed by the working folder, a GOROOT
+	// indexed from GOROOT/src was built again from anywhere else); the
+	// paths are shown relative to Root by a common prefix (see base).
+	base, prefix := baseOf(root, cwd, roots, paths)
+	keyRoots := roots
+	if base != root {
+		keyRoots = []string{base}
+	}
+	key := cacheKey(base, keyRoots, o.Walk, o.Input, o.Tag)
 	name := blobNamePrefix + key[:32]
 	var cached *rank.Index
 	useCache := o.Store != nil && o.Store.Dir() != ""
@@ -148,7 +158,7 @@ func Load(o Options) (*rank.Index, Stats, error) {
 			go func() {
 				defer wg.Done()
 				for i := range work {
-					shown[i] = display(root, cwd, paths[i])
+					shown[i] = display(base, cwd, paths[i])
 					f, ok := cached.Lookup(shown[i])
 					if !ok {
 						continue
@@ -173,11 +183,11 @@ func Load(o Options) (*rank.Index, Stats, error) {
 			// Nothing changed, nothing added, nothing removed.
 			st.Reused = reused
 			memoPut(key, cached)
-			return cached, st, nil
+			return cached.WithPathPrefix(prefix), st, nil
 		}
 	} else {
 		for i := range paths {
-			shown[i] = display(root, cwd, paths[i])
+			shown[i] = display(base, cwd, paths[i])
 		}
 	}
 
@@ -227,7 +237,30 @@ func Load(o Options) (*rank.Index, Stats, error) {
 			st.Saved = true
 		}
 	}
-	return ix, st, nil
+	return ix.WithPathPrefix(prefix), st, nil
+}
+
+// baseOf is the folder the index's paths are relative to, and the prefix
+// that shows them relative to root as display does: the one root walked
+// when it is a folder other than root and its paths are shown with a
+// common prefix (checked on the first path), else root and "".
+func baseOf(root, cwd string, roots, paths []string) (base, prefix string) {
+	if len(roots) != 1 || len(paths) == 0 {
+		return root, ""
+	}
+	b, err := filepath.Abs(roots[0])
+	if err != nil || b == root {
+		return root, ""
+	}
+	if fi, err := os.Stat(b); err != nil || !fi.IsDir() {
+		return root, ""
+	}
+	rel, shown := display(b, cwd, paths[0]), display(root, cwd, paths[0])
+	p, ok := strings.CutSuffix(shown, "/"+rel)
+	if !ok || p == "" || strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, "../") {
+		return root, ""
+	}
+	return b, p
 }
 
 // readDoc reads and chunks one file; nil when it cannot be read.

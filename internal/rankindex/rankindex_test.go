@@ -146,3 +146,38 @@ func TestDisplay(t *testing.T) {
 		}
 	}
 }
+
+// One folder's cache serves every working folder (issue 22: a GOROOT
+// indexed from GOROOT/src was built again, for half a minute, when the
+// same tree was named from another folder): the second load is warm,
+// shows the paths as walked and ranks as the first.
+func TestCacheSharedAcrossWorkingFolders(t *testing.T) {
+	tree, elsewhere, state := t.TempDir(), t.TempDir(), t.TempDir()
+	writeTree(t, tree, 8)
+	memoReset()
+	inside, st := load(t, tree, snapshot.NewStore(state))
+	if !st.Saved || st.Chunked != 8 {
+		t.Fatalf("cold: %+v", st)
+	}
+	memoReset() // a new process, in another folder
+	wo := walker.DefaultOptions()
+	ix, st, err := Load(Options{Root: elsewhere, Roots: []string{tree}, Walk: wo, Store: snapshot.NewStore(state)})
+	if err != nil || st.CacheErr != nil {
+		t.Fatal(err, st.CacheErr)
+	}
+	if !st.Loaded || st.Chunked != 0 || st.Reused != 8 || st.Saved {
+		t.Fatalf("from another folder the cache was not reused: %+v", st)
+	}
+	a, b := inside.Search("topic3 words", &rank.Default, 5), ix.Search("topic3 words", &rank.Default, 5)
+	if len(a) == 0 || len(a) != len(b) {
+		t.Fatalf("hits %v vs %v", a, b)
+	}
+	for i := range a {
+		if b[i].Path != filepath.ToSlash(filepath.Join(tree, a[i].Path)) || b[i].Score != a[i].Score {
+			t.Errorf("#%d: %+v vs %+v", i, a[i], b[i])
+		}
+	}
+	if _, err := Source(elsewhere, b[0], input.Options{}); err != nil {
+		t.Errorf("source of a hit shown from another folder: %v", err)
+	}
+}
