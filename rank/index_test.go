@@ -30,13 +30,13 @@ func TestBuildPostingsMatchMap(t *testing.T) {
 	type post struct{ chunk, n uint32 }
 	want := map[string][]post{}
 	for c := 0; c < ix.Chunks(); c++ {
-		fd := ix.Doc(ix.files[ix.chunks[c].file].path)
-		for _, tcnt := range fd.TermCounts(int(int32(c) - ix.files[ix.chunks[c].file].first)) {
+		fd := ix.Doc(ix.files[ix.chunkFile[c]].path)
+		for _, tcnt := range fd.TermCounts(int(int32(c) - ix.files[ix.chunkFile[c]].first)) {
 			want[tcnt.Term] = append(want[tcnt.Term], post{uint32(c), tcnt.N})
 		}
 	}
 	got := map[string][]post{}
-	for id := 0; id < len(ix.termOff)-1; id++ {
+	for id := 0; id < ix.terms(); id++ {
 		term := ix.term(uint32(id))
 		if id > 0 && ix.term(uint32(id-1)) >= term {
 			t.Fatalf("terms not sorted at %q", term)

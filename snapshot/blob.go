@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"errors"
+	"os"
 	"strings"
 )
 
@@ -49,6 +50,35 @@ func (s *Store) ReadBlob(name string, limit int64) ([]byte, error) {
 		return err
 	})
 	return data, err
+}
+
+// OpenBlob opens the state file name (written by WriteBlob) for reading
+// as ReadBlob reads it, checked alike (a regular file of this user, of at
+// most limit bytes, no link followed), and returns it with its size: for
+// a reader that maps it or reads only parts of it. The caller closes it.
+// WriteBlob replaces a blob by renaming a new file over it, never writes
+// one in place, so the open file stays the version that was opened.
+func (s *Store) OpenBlob(name string, limit int64) (*os.File, int64, error) {
+	if !validBlobName(name) {
+		return nil, 0, errBlobName
+	}
+	if s.dir == "" {
+		return nil, 0, errors.New("no state folder")
+	}
+	if err := s.prepareDir(false); err != nil {
+		return nil, 0, err
+	}
+	var f *os.File
+	var size int64
+	err := s.withLock(false, func() error {
+		of, fi, err := openState(s.dir+"/"+blobPrefix+name, limit)
+		if err != nil {
+			return err
+		}
+		f, size = of, fi.Size()
+		return nil
+	})
+	return f, size, err
 }
 
 // WriteBlob writes data as the state file name, atomically (a temporary

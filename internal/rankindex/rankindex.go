@@ -129,14 +129,10 @@ func Load(o Options) (*rank.Index, Stats, error) {
 	var cached *rank.Index
 	useCache := o.Store != nil && o.Store.Dir() != ""
 	if useCache {
-		data, err := o.Store.ReadBlob(name, rank.MaxCacheBytes)
+		ix, err := readCache(o.Store, name, key)
 		switch {
 		case err == nil:
-			if cached, err = rank.Decode(key, data); err != nil {
-				st.CacheErr = err
-			} else {
-				st.Loaded = true
-			}
+			cached, st.Loaded = ix, true
 		case !errors.Is(err, os.ErrNotExist):
 			st.CacheErr = err
 		}
@@ -261,6 +257,37 @@ func baseOf(root, cwd string, roots, paths []string) (base, prefix string) {
 		return root, ""
 	}
 	return b, p
+}
+
+// errNoMap: mapFile cannot map this file here (the cache is read).
+var errNoMap = errors.New("not mapped")
+
+// mapCache is false to read caches instead of mapping them (tests).
+var mapCache = true
+
+// readCache reads the cached index named name: mapped and used in place
+// where the system can map it (its pages are read as a query touches
+// them), else read whole.
+func readCache(store *snapshot.Store, name, key string) (*rank.Index, error) {
+	f, size, err := store.OpenBlob(name, rank.MaxCacheBytes)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if mapCache {
+		if data, release, err := mapFile(f, size); err == nil {
+			ix, err := rank.DecodeMapped(key, data, release)
+			if err != nil {
+				release()
+			}
+			return ix, err
+		}
+	}
+	data := make([]byte, size)
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, err
+	}
+	return rank.Decode(key, data)
 }
 
 // readDoc reads and chunks one file; nil when it cannot be read.

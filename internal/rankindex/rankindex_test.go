@@ -181,3 +181,26 @@ func TestCacheSharedAcrossWorkingFolders(t *testing.T) {
 		t.Errorf("source of a hit shown from another folder: %v", err)
 	}
 }
+
+// A cache is mapped and used in place, or read whole where it cannot be
+// mapped: both rank alike, as the index built from the files.
+func TestCacheMappedOrRead(t *testing.T) {
+	root, state := t.TempDir(), t.TempDir()
+	writeTree(t, root, 12)
+	memoReset()
+	built, _ := load(t, root, snapshot.NewStore(state))
+	want := built.Search("topic7 more words", &rank.Default, 5)
+	defer func() { mapCache = true }()
+	for _, m := range []bool{true, false} {
+		mapCache = m
+		memoReset()
+		ix, st := load(t, root, snapshot.NewStore(state))
+		if !st.Loaded || st.Chunked != 0 {
+			t.Fatalf("mapped %v: %+v", m, st)
+		}
+		got := ix.Search("topic7 more words", &rank.Default, 5)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("mapped %v: %v, want %v", m, got, want)
+		}
+	}
+}
