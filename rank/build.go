@@ -164,4 +164,3 @@ func uvarintLen(x uint64) int {
 	}
 	return n
 }
-

@@ -62,7 +62,6 @@ type fileMeta struct {
 	first, n  int32 // its chunks
 }
 
-
 // finish computes what is derived: the average chunk length and each
 // file's category.
 func (ix *Index) finish(total float64) {
