@@ -39,26 +39,41 @@ func (o offsets) valid(n, size int) bool {
 func (ix *Index) terms() int { return ix.termOff.n() - 1 }
 
 // chunkRecs hold the chunks' lines, bytes, kind, name and context: Build's
-// as they are, a decoded cache's as records read on demand, so that a
-// query decodes the chunks it shows and not the whole table.
+// as they are, a decoded cache's as fixed records read on demand, so that
+// a query decodes the chunks it shows and not the whole table, and
+// loading the cache makes no pass over it.
 type chunkRecs struct {
 	built []Chunk // Build's chunks (nil for a decoded index)
-	// A decoded index's chunk c is the record recBlob[recOff.at(c):
-	// recOff.at(c+1)]: start line, lines, start byte, bytes, then kind,
-	// name and context as (offset, length) in strs, then cont (0 or 1),
-	// all varints. Every record is checked when the cache is decoded.
-	recOff  offsets
-	recBlob []byte
-	strs    []byte
+	// A decoded index's chunk c is the record recs[recBytes*c:]: start
+	// line, end line, start byte, end byte, then its kind (Cont in the top
+	// bit), name and context as numbers of strings, uint32 each; string i
+	// is strs[strOff.at(i):strOff.at(i+1)]. The tables' bounds are checked
+	// when the cache is decoded; a record's values are whatever was
+	// written (a forged one can only misplace its chunk, which Source
+	// verifies against the file, or name an unknown string, read as "").
+	recs   []byte
+	strOff offsets
+	strs   []byte
 }
+
+// recBytes is the size of one chunk record.
+const recBytes = 28
+
+// contBit marks a continued chunk in its record's kind number.
+const contBit = 1 << 31
 
 // chunk returns chunk c.
 func (ix *Index) chunk(c int32) Chunk {
 	if ix.built != nil {
 		return ix.built[c]
 	}
-	ch, _ := ix.readRecord(c, true)
-	return ch
+	r := ix.recs[recBytes*int(c):][:recBytes]
+	u := func(i int) uint32 { return binary.LittleEndian.Uint32(r[4*i:]) }
+	kind := u(4)
+	return Chunk{
+		StartLine: int(u(0)), EndLine: int(u(1)), StartByte: int(u(2)), EndByte: int(u(3)),
+		Kind: ix.str(kind &^ contBit), Name: ix.str(u(5)), Context: ix.str(u(6)), Cont: kind&contBit != 0,
+	}
 }
 
 // nameOf returns chunk c with only its name and Cont set.
@@ -66,97 +81,50 @@ func (ix *Index) nameOf(c int32) Chunk {
 	if ix.built != nil {
 		return Chunk{Name: ix.built[c].Name, Cont: ix.built[c].Cont}
 	}
-	ch, _ := ix.readRecord(c, false)
-	return ch
+	r := ix.recs[recBytes*int(c):][:recBytes]
+	return Chunk{Name: ix.str(binary.LittleEndian.Uint32(r[20:])), Cont: binary.LittleEndian.Uint32(r[16:])&contBit != 0}
 }
 
-// readRecord decodes chunk c's record (all its fields when full, else its
-// name and Cont); false when the record is malformed.
-func (ix *Index) readRecord(c int32, full bool) (Chunk, bool) {
-	return parseRecord(ix.recBlob[ix.recOff.at(int(c)):ix.recOff.at(int(c)+1)], ix.strs, full)
+// str is string i of a decoded index ("" when there is none).
+func (ix *Index) str(i uint32) string {
+	if int64(i)+1 >= int64(ix.strOff.n()) {
+		return ""
+	}
+	return string(ix.strs[ix.strOff.at(int(i)):ix.strOff.at(int(i)+1)])
 }
 
-// What parseRecordAs makes of a record.
-const (
-	wantNone = iota // only checks it
-	wantName        // its name and Cont
-	wantAll         // every field
-)
-
-// parseRecord decodes one chunk record against strs (see chunkRecs).
-func parseRecord(b, strs []byte, full bool) (Chunk, bool) {
-	if full {
-		return parseRecordAs(b, strs, wantAll)
-	}
-	return parseRecordAs(b, strs, wantName)
+// recordWriter lays out the chunk records of a cache and their strings,
+// each distinct string once.
+type recordWriter struct {
+	recs, strs []byte
+	strOff     offsets
+	ids        map[string]uint32
 }
 
-func parseRecordAs(b, strs []byte, want int) (Chunk, bool) {
-	var v [11]uint64
-	for i := range v {
-		x, k := binary.Uvarint(b)
-		if k <= 0 {
-			return Chunk{}, false
-		}
-		v[i], b = x, b[k:]
-	}
-	if len(b) != 0 || v[10] > 1 {
-		return Chunk{}, false
-	}
-	for i := 0; i < 4; i++ {
-		if v[i] > math.MaxInt32 {
-			return Chunk{}, false
-		}
-	}
-	if v[0]+v[1] > math.MaxInt32 || v[2]+v[3] > math.MaxInt32 {
-		return Chunk{}, false
-	}
-	var s [3][]byte
-	for i := range s {
-		off, n := v[4+2*i], v[5+2*i]
-		if off > uint64(len(strs)) || n > uint64(len(strs))-off {
-			return Chunk{}, false
-		}
-		s[i] = strs[off : off+n]
-	}
-	if want == wantNone {
-		return Chunk{}, true
-	}
-	ch := Chunk{Name: string(s[1]), Cont: v[10] == 1}
-	if want == wantAll {
-		ch.StartLine, ch.EndLine = int(v[0]), int(v[0]+v[1])
-		ch.StartByte, ch.EndByte = int(v[2]), int(v[2]+v[3])
-		ch.Kind, ch.Context = string(s[0]), string(s[2])
-	}
-	return ch, true
+func newRecordWriter(chunks int) *recordWriter {
+	return &recordWriter{recs: make([]byte, 0, recBytes*chunks), strOff: offsets(nil).add(0), ids: make(map[string]uint32, 1024)}
 }
 
-// checkRecord reports whether a record parses, without making strings.
-func checkRecord(b, strs []byte) bool {
-	_, ok := parseRecordAs(b, strs, wantNone)
-	return ok
-}
-
-// appendRecord writes chunk ch's record, its strings by reference
-// (offset, length) into strs, through at (each distinct string once).
-func appendRecord(b []byte, ch *Chunk, strs *[]byte, at map[string]uint64) []byte {
-	b = binary.AppendUvarint(b, uint64(ch.StartLine))
-	b = binary.AppendUvarint(b, uint64(ch.EndLine-ch.StartLine))
-	b = binary.AppendUvarint(b, uint64(ch.StartByte))
-	b = binary.AppendUvarint(b, uint64(ch.EndByte-ch.StartByte))
-	for _, s := range []string{ch.Kind, ch.Name, ch.Context} {
-		off, ok := at[s]
+// add appends ch's record.
+func (w *recordWriter) add(ch *Chunk) {
+	id := func(s string) uint32 {
+		i, ok := w.ids[s]
 		if !ok {
-			off = uint64(len(*strs))
-			*strs = append(*strs, s...)
-			at[s] = off
+			i = uint32(len(w.ids))
+			w.ids[s] = i
+			w.strs = append(w.strs, s...)
+			w.strOff = w.strOff.add(len(w.strs))
 		}
-		b = binary.AppendUvarint(b, off)
-		b = binary.AppendUvarint(b, uint64(len(s)))
+		return i
 	}
-	cont := uint64(0)
+	kind := id(ch.Kind)
 	if ch.Cont {
-		cont = 1
+		kind |= contBit
 	}
-	return binary.AppendUvarint(b, cont)
+	for _, x := range []uint32{clampU32(ch.StartLine), clampU32(ch.EndLine), clampU32(ch.StartByte), clampU32(ch.EndByte), kind, id(ch.Name), id(ch.Context)} {
+		w.recs = binary.LittleEndian.AppendUint32(w.recs, x)
+	}
 }
+
+// clampU32 is x within [0, MaxUint32].
+func clampU32(x int) uint32 { return uint32(max(0, min(int64(x), math.MaxUint32))) }

@@ -13,14 +13,14 @@ import (
 // cacheMagic starts every encoded index; the last byte is the format's
 // version (a new chunker, tokenizer or layout changes it, so old caches
 // are rebuilt rather than misread).
-var cacheMagic = []byte("evgrep-rank\x00\x0a")
+var cacheMagic = []byte("evgrep-rank\x00\x0b")
 
 // Encode writes ix as a cache: the magic, key, chunk count and the files,
 // then tables that a reader uses in place (Decode keeps slices of the
 // data; a mapped file is paged in as a query touches it): each chunk's
-// length (uint32), the offsets of its record, the records, the strings
-// they refer to, then the terms and postings with their offsets (uint32
-// tables). It is not compressed: decompressing was most of a warm query's
+// length (uint32), the chunk records (see chunkRecs), the strings they
+// refer to with their offsets, then the terms and postings with their
+// offsets (uint32 tables). It is not compressed: decompressing was most of a warm query's
 // CPU.
 func Encode(key string, ix *Index) ([]byte, error) {
 	w := &encoder{buf: append([]byte(nil), cacheMagic...)}
@@ -50,23 +50,16 @@ func Encode(key string, ix *Index) ([]byte, error) {
 	for _, l := range ix.chunkLen {
 		w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(min(l, math.MaxUint32)))
 	}
-	// The records go to a buffer of their own while their offsets are
-	// written; each distinct kind, name or context string is kept once.
-	var recs, strs []byte
-	at := make(map[string]uint64, 1024)
+	rw := newRecordWriter(nc)
 	for c := 0; c < nc; c++ {
-		w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(recs)))
 		ch := ix.chunk(int32(c))
-		recs = appendRecord(recs, &ch, &strs, at)
-		if len(recs) > MaxCacheBytes {
-			return nil, ErrTooLarge
-		}
+		rw.add(&ch)
 	}
-	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(recs)))
-	for _, blob := range [][]byte{recs, strs} {
-		w.uv(uint64(len(blob)))
-		w.buf = append(w.buf, blob...)
-	}
+	w.buf = append(w.buf, rw.recs...)
+	w.uv(uint64(rw.strOff.n()))
+	w.buf = append(w.buf, rw.strOff...)
+	w.uv(uint64(len(rw.strs)))
+	w.buf = append(w.buf, rw.strs...)
 	for _, blob := range []struct {
 		data []byte
 		off  offsets
@@ -125,7 +118,7 @@ func parseIndex(key string, raw []byte) (*Index, error) {
 	if r.str() != key {
 		return nil, ErrCorrupt
 	}
-	nChunks := r.count(8) // a length and a record offset each
+	nChunks := r.count(4 + recBytes) // a length and a record each
 	ix := &Index{lazy: &lazyParts{}}
 	ix.files = make([]fileMeta, r.count(9))
 	first := 0
@@ -155,19 +148,12 @@ func parseIndex(key string, raw []byte) (*Index, error) {
 		return nil, ErrCorrupt
 	}
 	lens := r.take(4 * nChunks)
-	recOff := offsets(r.take(4 * (nChunks + 1)))
-	ix.recBlob = r.take(r.count(1))
+	ix.recs = r.take(recBytes * nChunks)
+	nStr := r.count(4)
+	ix.strOff = offsets(r.take(4 * nStr))
 	ix.strs = r.take(r.count(1))
-	if r.bad || !recOff.valid(nChunks+1, len(ix.recBlob)) {
+	if r.bad || !ix.strOff.valid(nStr, len(ix.strs)) {
 		return nil, ErrCorrupt
-	}
-	ix.recOff = recOff
-	// Every record is checked here (no string is made), so that reading
-	// one on demand cannot fail.
-	for c := 0; c < nChunks; c++ {
-		if !checkRecord(ix.recBlob[recOff.at(c):recOff.at(c+1)], ix.strs) {
-			return nil, ErrCorrupt
-		}
 	}
 	ix.chunkLen = make([]float32, nChunks)
 	ix.chunkFile = make([]int32, nChunks)
