@@ -187,7 +187,20 @@ func Load(o Options) (*rank.Index, Stats, error) {
 		}
 	}
 
+	// The documents are read in parallel and indexed in path order as
+	// they come (rank.Builder): at most buildWindow are held at once, so
+	// a build's memory is its index's, not every file's terms.
+	order := make([]int, len(paths))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return shown[order[a]] < shown[order[b]] })
 	docs := make([]*rank.FileDoc, len(paths))
+	ready := make([]chan struct{}, len(paths))
+	for i := range ready {
+		ready[i] = make(chan struct{})
+	}
+	slots := make(chan struct{}, buildWindow)
 	work = make(chan int)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -196,31 +209,35 @@ func Load(o Options) (*rank.Index, Stats, error) {
 			for i := range work {
 				if same[i] {
 					docs[i] = cached.Doc(shown[i])
-					continue
+				} else if tk.tick() {
+					docs[i] = readDoc(open, paths[i], shown[i], o.Input)
 				}
-				if !tk.tick() {
-					continue
-				}
-				docs[i] = readDoc(open, paths[i], shown[i], o.Input)
+				close(ready[i])
 			}
 		}()
 	}
-	for i := range paths {
-		work <- i
+	go func() {
+		for _, i := range order {
+			slots <- struct{}{}
+			work <- i
+		}
+		close(work)
+	}()
+	b := rank.NewBuilder()
+	for _, i := range order {
+		<-ready[i]
+		if d := docs[i]; d != nil && !tk.stop.Load() {
+			b.Add(d)
+		}
+		docs[i] = nil
+		<-slots
 	}
-	close(work)
 	wg.Wait()
 	if tk.stop.Load() {
 		return nil, st, ErrCancelled
 	}
 	st.Reused, st.Chunked = reused, len(paths)-reused
-	kept := docs[:0]
-	for _, d := range docs {
-		if d != nil {
-			kept = append(kept, d)
-		}
-	}
-	ix := rank.Build(kept)
+	ix := b.Index()
 	memoPut(key, ix)
 	if useCache {
 		data, err := rank.Encode(key, ix)
