@@ -124,6 +124,19 @@ func (ix *Index) Lookup(path string) (FileInfo, bool) {
 	return ix.File(i), true
 }
 
+// LookupNear is Lookup trying the file at position i first, and says
+// where the file is: a caller going through sorted paths passes the
+// position after the last one found.
+func (ix *Index) LookupNear(path string, i int) (f FileInfo, at int, ok bool) {
+	if i >= 0 && i < len(ix.files) && ix.shown(&ix.files[i]) == path {
+		return ix.File(i), i, true
+	}
+	if i = ix.fileIndex(path); i < 0 {
+		return FileInfo{}, -1, false
+	}
+	return ix.File(i), i, true
+}
+
 func (ix *Index) fileIndex(path string) int {
 	path, ok := strings.CutPrefix(path, ix.prefix)
 	if !ok {

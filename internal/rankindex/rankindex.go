@@ -144,31 +144,31 @@ func Load(o Options) (*rank.Index, Stats, error) {
 	// Which files are unchanged since the cached index?
 	shown := make([]string, len(paths))
 	same := make([]bool, len(paths))
-	work := make(chan int)
 	var wg sync.WaitGroup
 	workers := min(maxWorkers, runtime.GOMAXPROCS(0))
 	var reused int
 	if cached != nil {
+		// Each worker checks a run of the sorted paths, going through the
+		// index's files along with them.
 		for w := 0; w < workers; w++ {
+			lo, hi := w*len(paths)/workers, (w+1)*len(paths)/workers
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for i := range work {
+				next := -1
+				for i := lo; i < hi; i++ {
 					shown[i] = display(base, cwd, paths[i])
-					f, ok := cached.Lookup(shown[i])
+					f, at, ok := cached.LookupNear(shown[i], next)
 					if !ok {
 						continue
 					}
+					next = at + 1
 					if fi, err := os.Lstat(paths[i]); err == nil && fi.Mode().IsRegular() && rank.SameRevision(f, revisions.FileInfoIdentity(fi)) {
 						same[i] = true
 					}
 				}
 			}()
 		}
-		for i := range paths {
-			work <- i
-		}
-		close(work)
 		wg.Wait()
 		for _, ok := range same {
 			if ok {
@@ -201,7 +201,7 @@ func Load(o Options) (*rank.Index, Stats, error) {
 		ready[i] = make(chan struct{})
 	}
 	slots := make(chan struct{}, buildWindow)
-	work = make(chan int)
+	work := make(chan int)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -342,6 +342,17 @@ func readDoc(open func(string) (*os.File, error), path, shown string, in input.O
 // (read once: filepath.Abs would ask the system for it on every path),
 // "" when unknown.
 func display(root, cwd, p string) string {
+	// The common cases without Join and Rel: a clean path under the
+	// working folder when it is the root, or a clean absolute one under
+	// the root.
+	if filepath.Separator == '/' && !strings.HasPrefix(p, "../") && p != ".." && filepath.Clean(p) == p && p != "." {
+		if !filepath.IsAbs(p) && cwd == root && cwd != "" {
+			return p
+		}
+		if rel, ok := strings.CutPrefix(p, root+"/"); ok && filepath.IsAbs(p) && root != "/" {
+			return rel
+		}
+	}
 	abs := p
 	if !filepath.IsAbs(abs) && cwd != "" {
 		abs = filepath.Join(cwd, p)

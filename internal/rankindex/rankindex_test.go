@@ -140,6 +140,11 @@ func TestDisplay(t *testing.T) {
 		{"/r", "/r", "/other/z.go", "/other/z.go"},
 		{"/r", "/elsewhere", "w.go", "w.go"},
 		{"/r", "", "v.go", "v.go"},
+		{"/r", "/r", "/r/a/b.go", "a/b.go"},
+		{"/r", "/x", "/r/c.go", "c.go"},
+		{"/r", "/r", "a//b.go", "a/b.go"},
+		{"/r", "/r", "./d.go", "d.go"},
+		{"/", "/", "/e.go", "e.go"},
 	} {
 		if got := display(c.root, c.cwd, c.p); got != c.want {
 			t.Errorf("display(%q, %q, %q) = %q, want %q", c.root, c.cwd, c.p, got, c.want)
