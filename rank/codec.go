@@ -234,15 +234,6 @@ func (r *decoder) v() int64 {
 	return x
 }
 
-func (r *decoder) int() int {
-	x := r.uv()
-	if x > math.MaxInt32 {
-		r.bad = true
-		return 0
-	}
-	return int(x)
-}
-
 // count reads a count of elements each at least minBytes long in the
 // data, and refuses one that the rest of the data cannot hold (minBytes
 // 0: a count of nothing stored here, bounded by the data's length).

@@ -102,3 +102,17 @@ func TestWithPathPrefix(t *testing.T) {
 		t.Errorf("File: %q", v.File(0).Path)
 	}
 }
+
+// LookupNear finds a file with a right, wrong or out-of-range hint.
+func TestLookupNear(t *testing.T) {
+	ix := sampleIndex()
+	for _, hint := range []int{-1, 0, 1, 99} {
+		f, at, ok := ix.LookupNear("b/y.go", hint)
+		if !ok || f.Path != "b/y.go" || ix.File(at).Path != "b/y.go" {
+			t.Errorf("hint %d: %+v %d %v", hint, f, at, ok)
+		}
+	}
+	if _, at, ok := ix.LookupNear("zz/none.go", 0); ok || at != -1 {
+		t.Errorf("a missing file: %d %v", at, ok)
+	}
+}
