@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"time"
 )
 
 // blobPrefix starts the name of every blob file in the state folder, so
@@ -79,6 +80,24 @@ func (s *Store) OpenBlob(name string, limit int64) (*os.File, int64, error) {
 		return nil
 	})
 	return f, size, err
+}
+
+// LockBlob takes the build lock of blob name, a lock file of its own
+// beside it (never the folder's lock: readers and WriteBlob go on),
+// waiting up to wait for another process that holds it, so that a
+// process about to make a blob that another is making can wait and read
+// that one instead. unlock releases it.
+func (s *Store) LockBlob(name string, wait time.Duration) (unlock func(), err error) {
+	if !validBlobName(name) {
+		return nil, errBlobName
+	}
+	if s.dir == "" {
+		return nil, errors.New("no state folder")
+	}
+	if err := s.prepareDir(true); err != nil {
+		return nil, err
+	}
+	return lockFile(s.dir+"/"+blobPrefix+name+".lock", true, wait)
 }
 
 // WriteBlob writes data as the state file name, atomically (a temporary

@@ -138,6 +138,17 @@ func Load(o Options) (*rank.Index, Stats, error) {
 		}
 	}
 
+	if cached == nil && useCache {
+		// Another process may be building this index (two cold calls at
+		// once both built it): wait for its cache and read that instead,
+		// holding the build lock while this one builds.
+		if unlock, err := o.Store.LockBlob(name, buildLockWait); err == nil {
+			defer unlock()
+			if ix, err := readCache(o.Store, name, key); err == nil {
+				cached, st.Loaded, st.CacheErr = ix, true, nil
+			}
+		}
+	}
 	if cached == nil {
 		cached = memoGet(key)
 	}

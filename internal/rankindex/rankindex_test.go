@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/rank"
@@ -207,5 +208,39 @@ func TestCacheMappedOrRead(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("mapped %v: %v, want %v", m, got, want)
 		}
+	}
+}
+
+// A build without a cache waits for another that holds the build lock
+// and reads the cache it writes, instead of building the index again.
+func TestColdBuildWaitsForAnother(t *testing.T) {
+	root, state := t.TempDir(), t.TempDir()
+	writeTree(t, root, 6)
+	memoReset()
+	store := snapshot.NewStore(state)
+	load(t, root, store)
+	name := blobNamePrefix + cacheKey(root, []string{root}, walker.DefaultOptions(), input.Options{}, "")[:32]
+	data, err := store.ReadBlob(name, rank.MaxCacheBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(state, "b-"+name))
+	unlock, err := store.LockBlob(name, time.Second) // the other build
+	if err != nil {
+		t.Fatal(err)
+	}
+	memoReset()
+	done := make(chan Stats)
+	go func() {
+		_, st, _ := Load(Options{Root: root, Walk: walker.DefaultOptions(), Store: snapshot.NewStore(state)})
+		done <- st
+	}()
+	time.Sleep(200 * time.Millisecond)
+	if err := store.WriteBlob(name, data); err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	if st := <-done; !st.Loaded || st.Chunked != 0 || st.Saved {
+		t.Errorf("the waiting build: %+v", st)
 	}
 }
