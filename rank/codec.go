@@ -5,24 +5,28 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
-	"sort"
+	"runtime"
 
 	"github.com/evgrep/evgrep/revisions"
 )
 
 // cacheMagic starts every encoded index; the last byte is the format's
-// version (a new chunker or tokenizer changes it, so old caches are
-// rebuilt rather than misread).
-var cacheMagic = []byte("evgrep-rank\x00\x0a")
+// version (a new chunker, tokenizer or layout changes it, so old caches
+// are rebuilt rather than misread).
+var cacheMagic = []byte("evgrep-rank\x00\x0c")
 
-// Encode writes ix as a cache: the magic, key, the files with their
-// chunks, then the index's blobs as they are. It is not compressed: a warm
-// query reads it with one read and uses the blobs in place (decompressing
-// was most of a warm query's CPU). Decode with the same key reads it back.
+// Encode writes ix as a cache: the magic, key, chunk count and the files,
+// then tables that a reader uses in place (Decode keeps slices of the
+// data; a mapped file is paged in as a query touches it): each chunk's
+// length (uint32), the chunk records (see chunkRecs), the strings they
+// refer to with their offsets, then the terms and postings with their
+// offsets (uint32 tables). It is not compressed: decompressing was most of a warm query's
+// CPU.
 func Encode(key string, ix *Index) ([]byte, error) {
 	w := &encoder{buf: append([]byte(nil), cacheMagic...)}
 	w.str(key)
-	w.uv(uint64(len(ix.chunks)))
+	nc := len(ix.chunkLen)
+	w.uv(uint64(nc))
 	w.uv(uint64(len(ix.files)))
 	for _, f := range ix.files {
 		w.str(f.path)
@@ -42,38 +46,26 @@ func Encode(key string, ix *Index) ([]byte, error) {
 		}
 		w.uv(flags)
 		w.uv(uint64(f.n))
-		for c := f.first; c < f.first+f.n; c++ {
-			ch := &ix.chunks[c]
-			w.uv(uint64(ch.StartLine))
-			w.uv(uint64(ch.EndLine - ch.StartLine))
-			w.uv(uint64(ch.StartByte))
-			w.uv(uint64(ch.EndByte - ch.StartByte))
-			// The windows of one declaration repeat its kind, name
-			// (a large var group's names are long) and context: each is
-			// written once, then as "the previous chunk's".
-			prev := &ix.chunks[max(c-1, f.first)]
-			first := c == f.first
-			w.same(ch.Kind, prev.Kind, first)
-			w.same(ch.Name, prev.Name, first)
-			w.same(ch.Context, prev.Context, first)
-			cont := uint64(0)
-			if ch.Cont {
-				cont = 1
-			}
-			w.uv(cont)
-			w.uv(uint64(ch.length))
-		}
 	}
+	for _, l := range ix.chunkLen {
+		w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(min(l, math.MaxUint32)))
+	}
+	rw := newRecordWriter(nc)
+	for c := 0; c < nc; c++ {
+		ch := ix.chunk(int32(c))
+		rw.add(&ch)
+	}
+	w.buf = append(w.buf, rw.recs...)
+	w.uv(uint64(rw.strOff.n()))
+	w.buf = append(w.buf, rw.strOff...)
+	w.uv(uint64(len(rw.strs)))
+	w.buf = append(w.buf, rw.strs...)
 	for _, blob := range []struct {
 		data []byte
-		off  []uint32
+		off  offsets
 	}{{ix.termBlob, ix.termOff}, {ix.postBlob, ix.postOff}} {
-		w.uv(uint64(len(blob.off)))
-		prev := uint32(0)
-		for _, o := range blob.off {
-			w.uv(uint64(o - prev))
-			prev = o
-		}
+		w.uv(uint64(blob.off.n()))
+		w.buf = append(w.buf, blob.off...)
 		w.uv(uint64(len(blob.data)))
 		w.buf = append(w.buf, blob.data...)
 	}
@@ -103,6 +95,21 @@ func Decode(key string, data []byte) (*Index, error) {
 	return parseIndex(key, data)
 }
 
+// DecodeMapped is Decode for data that the index does not own, such as
+// a mapped file: release is called once, after the index and every view
+// of it (WithPathPrefix) are unreachable, and never while one is in use.
+// Nothing the index returns refers to data. When Decode fails, release
+// is not called: the data is still the caller's.
+func DecodeMapped(key string, data []byte, release func()) (*Index, error) {
+	ix, err := Decode(key, data)
+	if err != nil {
+		return nil, err
+	}
+	// The views share lazy: it is reachable while any of them is.
+	runtime.AddCleanup(ix.lazy, func(f func()) { f() }, release)
+	return ix, nil
+}
+
 func parseIndex(key string, raw []byte) (*Index, error) {
 	if !bytes.HasPrefix(raw, cacheMagic) {
 		return nil, ErrCorrupt
@@ -111,10 +118,10 @@ func parseIndex(key string, raw []byte) (*Index, error) {
 	if r.str() != key {
 		return nil, ErrCorrupt
 	}
-	nChunks := r.count(9)
-	ix := &Index{chunks: make([]chunkMeta, 0, nChunks)}
-	ix.files = make([]fileMeta, r.count(8))
-	total := 0.0
+	nChunks := r.count(4 + recBytes) // a length and a record each
+	ix := &Index{lazy: &lazyParts{}}
+	ix.files = make([]fileMeta, r.count(9))
+	first := 0
 	for i := range ix.files {
 		f := &ix.files[i]
 		f.path = r.str()
@@ -130,73 +137,59 @@ func parseIndex(key string, raw []byte) (*Index, error) {
 		flags := r.uv()
 		f.rev.Verified = flags&1 != 0
 		f.generated = flags&2 != 0
-		n := r.count(9)
-		if n > MaxChunksPerFile || len(ix.chunks)+n > nChunks {
+		n := r.count(0)
+		if r.bad || n > MaxChunksPerFile || first+n > nChunks {
 			return nil, ErrCorrupt
 		}
-		f.first, f.n = int32(len(ix.chunks)), int32(n)
-		for k := 0; k < n; k++ {
-			var c chunkMeta
-			c.file = int32(i)
-			c.StartLine = r.int()
-			c.EndLine = c.StartLine + r.int()
-			c.StartByte = r.int()
-			c.EndByte = c.StartByte + r.int()
-			var prev *chunkMeta
-			if k > 0 {
-				prev = &ix.chunks[len(ix.chunks)-1]
-			}
-			c.Kind = r.same(prev, func(p *chunkMeta) string { return p.Kind })
-			c.Name = r.same(prev, func(p *chunkMeta) string { return p.Name })
-			c.Context = r.same(prev, func(p *chunkMeta) string { return p.Context })
-			c.Cont = r.uv() == 1
-			c.length = float32(min(r.uv(), math.MaxInt32))
-			total += float64(c.length)
-			if r.bad {
-				return nil, ErrCorrupt
-			}
-			ix.chunks = append(ix.chunks, c)
-		}
-		if r.bad {
-			return nil, ErrCorrupt
+		f.first, f.n = int32(first), int32(n)
+		first += n
+	}
+	if first != nChunks {
+		return nil, ErrCorrupt
+	}
+	lens := r.take(4 * nChunks)
+	ix.recs = r.take(recBytes * nChunks)
+	nStr := r.count(4)
+	ix.strOff = offsets(r.take(4 * nStr))
+	ix.strs = r.take(r.count(1))
+	if r.bad || !ix.strOff.valid(nStr, len(ix.strs)) {
+		return nil, ErrCorrupt
+	}
+	ix.chunkLen = make([]float32, nChunks)
+	ix.chunkFile = make([]int32, nChunks)
+	total := 0.0
+	for c := range ix.chunkLen {
+		l := float32(binary.LittleEndian.Uint32(lens[4*c:]))
+		ix.chunkLen[c] = l
+		total += float64(l)
+	}
+	for i := range ix.files {
+		f := &ix.files[i]
+		for c := f.first; c < f.first+f.n; c++ {
+			ix.chunkFile[c] = int32(i)
 		}
 	}
-	blobs := []struct {
+	for bi, b := range []struct {
 		data *[]byte
-		off  *[]uint32
-		want int // number of offsets required (-1: any)
-	}{{&ix.termBlob, &ix.termOff, -1}, {&ix.postBlob, &ix.postOff, -1}}
-	for bi, b := range blobs {
-		n := r.count(1)
-		if n == 0 || b.want >= 0 && n != b.want || bi == 1 && n != len(ix.termOff) {
+		off  *offsets
+	}{{&ix.termBlob, &ix.termOff}, {&ix.postBlob, &ix.postOff}} {
+		n := r.count(4)
+		if n == 0 || bi == 1 && n != ix.termOff.n() {
 			return nil, ErrCorrupt
 		}
-		off := make([]uint32, n)
-		cur := uint64(0)
-		for i := range off {
-			cur += r.uv()
-			if cur > math.MaxUint32 {
-				return nil, ErrCorrupt
-			}
-			off[i] = uint32(cur)
-		}
-		size := r.count(1)
-		if r.bad || off[0] != 0 || uint64(size) != cur || size > len(r.buf) {
+		off := offsets(r.take(4 * n))
+		data := r.take(r.count(1))
+		if r.bad || !off.valid(n, len(data)) {
 			return nil, ErrCorrupt
 		}
-		*b.data = r.buf[:size:size]
-		*b.off = off
-		r.buf = r.buf[size:]
+		*b.data, *b.off = data, off
 	}
-	if r.bad || len(r.buf) != 0 || len(ix.chunks) != nChunks {
+	if r.bad || len(r.buf) != 0 {
 		return nil, ErrCorrupt
 	}
-	// Terms must be sorted for the binary search.
-	if !sort.SliceIsSorted(ix.termOff[:len(ix.termOff)-1], func(a, b int) bool {
-		return string(ix.termBlob[ix.termOff[a]:ix.termOff[a+1]]) < string(ix.termBlob[ix.termOff[b]:ix.termOff[b+1]])
-	}) {
-		return nil, ErrCorrupt
-	}
+	// The terms are not checked for order: out of order, a lookup misses
+	// (the binary search stays in bounds), which costs no safety, and
+	// checking them cost a warm query a pass over every term.
 	ix.finish(total)
 	return ix, nil
 }
@@ -215,17 +208,6 @@ type encoder struct{ buf []byte }
 func (w *encoder) uv(x uint64)  { w.buf = binary.AppendUvarint(w.buf, x) }
 func (w *encoder) v(x int64)    { w.buf = binary.AppendVarint(w.buf, x) }
 func (w *encoder) str(s string) { w.uv(uint64(len(s))); w.buf = append(w.buf, s...) }
-
-// same writes s, or 0 when it equals prev (and first is false): strings
-// are written as 1+length, then their bytes.
-func (w *encoder) same(s, prev string, first bool) {
-	if !first && s == prev {
-		w.uv(0)
-		return
-	}
-	w.uv(uint64(len(s)) + 1)
-	w.buf = append(w.buf, s...)
-}
 
 type decoder struct {
 	buf []byte
@@ -252,20 +234,12 @@ func (r *decoder) v() int64 {
 	return x
 }
 
-func (r *decoder) int() int {
-	x := r.uv()
-	if x > math.MaxInt32 {
-		r.bad = true
-		return 0
-	}
-	return int(x)
-}
-
 // count reads a count of elements each at least minBytes long in the
-// data, and refuses one that the rest of the data cannot hold.
+// data, and refuses one that the rest of the data cannot hold (minBytes
+// 0: a count of nothing stored here, bounded by the data's length).
 func (r *decoder) count(minBytes int) int {
 	x := r.uv()
-	if x > uint64(len(r.buf)/minBytes) {
+	if x > uint64(len(r.buf)/max(minBytes, 1)) {
 		r.bad = true
 		return 0
 	}
@@ -283,22 +257,14 @@ func (r *decoder) str() string {
 	return s
 }
 
-// same reads what encoder.same wrote: 0 is field(prev), which must exist.
-func (r *decoder) same(prev *chunkMeta, field func(*chunkMeta) string) string {
-	n := r.uv()
-	if n == 0 {
-		if prev == nil {
-			r.bad = true
-			return ""
-		}
-		return field(prev)
-	}
-	n--
-	if n > uint64(len(r.buf)) {
+// take returns the next n bytes (capacity n), or nil and bad when fewer
+// are left.
+func (r *decoder) take(n int) []byte {
+	if n < 0 || n > len(r.buf) {
 		r.bad, r.buf = true, nil
-		return ""
+		return nil
 	}
-	s := string(r.buf[:n])
+	b := r.buf[:n:n]
 	r.buf = r.buf[n:]
-	return s
+	return b
 }

@@ -32,8 +32,15 @@ func TestCodecRoundTrip(t *testing.T) {
 			t.Errorf("%q: %v vs %v", q, a, b)
 		}
 	}
-	if a, b := ix.Doc("a/x.go"), back.Doc("a/x.go"); !reflect.DeepEqual(a, b) {
+	// The documents are equal (their dictionaries are their indexes').
+	a, b := ix.Doc("a/x.go"), back.Doc("a/x.go")
+	if a.Path != b.Path || a.Rev != b.Rev || !reflect.DeepEqual(a.Chunks, b.Chunks) || len(a.Chunks) != 2 {
 		t.Errorf("Doc: %+v vs %+v", a, b)
+	}
+	for i := range a.Chunks {
+		if x, y := a.TermCounts(i), b.TermCounts(i); !reflect.DeepEqual(x, y) {
+			t.Errorf("Doc chunk %d: %v vs %v", i, x, y)
+		}
 	}
 	if _, err := Decode("other", data); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("another key: %v", err)
@@ -104,7 +111,7 @@ func TestCodecNameOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(data) > 2*len(name) {
+	if len(data) > 2*len(name)+50*(4+recBytes) { // the name once, and a length and record a chunk
 		t.Errorf("cache of %d bytes for 50 windows of a %d-byte name", len(data), len(name))
 	}
 	back, err := Decode("k", data)
@@ -114,4 +121,24 @@ func TestCodecNameOnce(t *testing.T) {
 	if got := back.Doc("a/tables.go"); !reflect.DeepEqual(got.Chunks, d.Chunks) {
 		t.Errorf("chunks after the round trip: %+v", got.Chunks[:2])
 	}
+}
+
+// FuzzDecode: any bytes decode to an index that can be searched, or are
+// refused; never a panic.
+func FuzzDecode(f *testing.F) {
+	data, _ := Encode("k", sampleIndex())
+	f.Add(data)
+	f.Add(data[:len(data)/2])
+	f.Add([]byte("evgrep-rank\x00\x0b\x01k"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ix, err := Decode("k", b)
+		if err != nil {
+			return
+		}
+		ix.Search("walk parse url tree", &Default, 10)
+		ix.Related("a/x.go", 1, &Default, 10)
+		for i := 0; i < ix.Files(); i++ {
+			ix.Doc(ix.File(i).Path)
+		}
+	})
 }

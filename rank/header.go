@@ -10,19 +10,19 @@ func (ix *Index) headerPrior(q *Query, p *Params, list []scored) {
 	if q.Symbol || p.Header == 0 || p.Header == 1 {
 		return
 	}
-	ix.cOnce.Do(func() {
+	ix.lazy.cOnce.Do(func() {
 		headers, cpp := false, false
 		for i := range ix.files {
 			headers = headers || isHeader(ix.files[i].path)
 			cpp = cpp || isCppSource(ix.files[i].path)
 		}
-		ix.cHeaders = headers && !cpp
+		ix.lazy.cHeaders = headers && !cpp
 	})
-	if !ix.cHeaders {
+	if !ix.lazy.cHeaders {
 		return
 	}
 	for i := range list {
-		if isHeader(ix.files[ix.chunks[list[i].chunk].file].path) {
+		if isHeader(ix.files[ix.chunkFile[list[i].chunk]].path) {
 			list[i].score *= p.Header
 		}
 	}

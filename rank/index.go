@@ -3,7 +3,6 @@ package rank
 import (
 	"encoding/binary"
 	"math"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -16,18 +15,34 @@ import (
 // (the same bytes Encode writes), so a cached index is used as it is read
 // back, without rebuilding. It is safe for concurrent use.
 type Index struct {
-	files  []fileMeta
-	chunks []chunkMeta
+	files []fileMeta
+	// Each chunk's length in tokens and file; its lines, bytes, kind,
+	// name and context are read on demand (chunk).
+	chunkLen  []float32
+	chunkFile []int32
+	chunkRecs
 	avgLen float64
 
 	// termBlob holds the sorted terms back to back; term i is
 	// termBlob[termOff[i]:termOff[i+1]].
 	termBlob []byte
-	termOff  []uint32
+	termOff  offsets
 	// postBlob holds term i's postings at postOff[i]:postOff[i+1]: the
 	// number of chunks, then (chunk delta, count) varint pairs.
 	postBlob []byte
-	postOff  []uint32
+	postOff  offsets
+	// lazy holds what is made on first use, shared by the views.
+	lazy *lazyParts
+	// prefix is shown before every path (WithPathPrefix): "" or ending
+	// in "/".
+	prefix string
+
+	// Partial is set when files were left out (MaxFiles).
+	Partial bool
+}
+
+// lazyParts are the parts of an index made on first use.
+type lazyParts struct {
 	// fwd holds each chunk's terms, inverted from the postings on first
 	// use (Doc, Related): (term id delta, count) varint pairs by term,
 	// chunk c's at fwdOff[c]:fwdOff[c+1].
@@ -37,9 +52,6 @@ type Index struct {
 	// dict numbers the terms of the documents Doc rebuilds (made once).
 	dictOnce sync.Once
 	dict     *termDict
-
-	// Partial is set when files were left out (MaxFiles).
-	Partial bool
 
 	// cHeaders is set when the index has C or C++ headers and no C++
 	// source file: its headers are a C project's declarations (made once,
@@ -56,173 +68,11 @@ type fileMeta struct {
 	first, n  int32 // its chunks
 }
 
-type chunkMeta struct {
-	Chunk
-	file   int32
-	length float32 // number of tokens
-}
-
-// Build indexes docs (in any order; the index sorts them by path, and a
-// path given twice keeps its first document).
-func Build(docs []*FileDoc) *Index {
-	docs = append([]*FileDoc(nil), docs...)
-	sort.SliceStable(docs, func(i, j int) bool { return docs[i].Path < docs[j].Path })
-	ix := &Index{}
-	var kept []*FileDoc
-	for _, d := range docs {
-		if len(ix.files) > 0 && ix.files[len(ix.files)-1].path == d.Path {
-			continue
-		}
-		if len(ix.files) >= MaxFiles {
-			ix.Partial = true
-			break
-		}
-		fi := int32(len(ix.files))
-		ix.files = append(ix.files, fileMeta{path: d.Path, rev: d.Rev, generated: d.Generated, first: int32(len(ix.chunks)), n: int32(len(d.Chunks))})
-		for ci := range d.Chunks {
-			ix.chunks = append(ix.chunks, chunkMeta{Chunk: d.Chunks[ci], file: fi})
-		}
-		kept = append(kept, d)
-	}
-	// Terms get ids in first-seen order. A document that holds its terms
-	// by number (NewFileDoc, Index.Doc) is numbered through a table from
-	// its dictionary's numbers to the index's, filled once per distinct
-	// term; a document made by hand looks each term up. The postings are
-	// then laid out in sorted term order in two more passes over the
-	// documents (their sizes, then their bytes), so that no list of all
-	// the (chunk, term) pairs is ever held beside the documents.
-	nb := &numbering{ids: make(map[string]uint32, 1<<14), remaps: map[*termDict][]uint32{}}
-	var df []uint32
-	total := 0.0
-	nb.each(kept, func(c int, id, n uint32) {
-		if int(id) == len(df) {
-			df = append(df, 0)
-		}
-		df[id]++
-		ix.chunks[c].length += float32(n)
-		total += float64(n)
-	})
-	terms := nb.terms
-	df = append(df, make([]uint32, len(terms)-len(df))...)
-	order := make([]uint32, len(terms)) // sorted position → id
-	for i := range order {
-		order[i] = uint32(i)
-	}
-	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(terms[a], terms[b]) })
-	// Sizes: each term's postings are its count, then (chunk delta,
-	// count) varint pairs.
-	size := make([]int, len(terms))
-	last := make([]uint32, len(terms))
-	for id := range size {
-		size[id] = uvarintLen(uint64(df[id]))
-	}
-	nb.each(kept, func(c int, id, n uint32) {
-		size[id] += uvarintLen(uint64(uint32(c)-last[id])) + uvarintLen(uint64(n))
-		last[id] = uint32(c)
-	})
-	// at[id] is where term id's next bytes go.
-	at := make([]int, len(terms))
-	ix.termOff = make([]uint32, 0, len(terms)+1)
-	ix.postOff = make([]uint32, 0, len(terms)+1)
-	blob := 0
-	for _, id := range order {
-		t := terms[id]
-		ix.termOff = append(ix.termOff, uint32(len(ix.termBlob)))
-		ix.termBlob = append(ix.termBlob, t...)
-		ix.postOff = append(ix.postOff, uint32(blob))
-		at[id] = blob
-		blob += size[id]
-	}
-	ix.postBlob = make([]byte, blob)
-	for id := range at {
-		at[id] += binary.PutUvarint(ix.postBlob[at[id]:], uint64(df[id]))
-		last[id] = 0
-	}
-	nb.each(kept, func(c int, id, n uint32) {
-		at[id] += binary.PutUvarint(ix.postBlob[at[id]:], uint64(uint32(c)-last[id]))
-		at[id] += binary.PutUvarint(ix.postBlob[at[id]:], uint64(n))
-		last[id] = uint32(c)
-	})
-	ix.termOff = append(ix.termOff, uint32(len(ix.termBlob)))
-	ix.postOff = append(ix.postOff, uint32(len(ix.postBlob)))
-	ix.finish(total)
-	return ix
-}
-
-// numbering gives the terms of an index's documents their ids, in
-// first-seen order (see Build).
-type numbering struct {
-	ids    map[string]uint32
-	terms  []string
-	remaps map[*termDict][]uint32 // dictionary number → index id + 1 (0: none yet)
-}
-
-func (nb *numbering) idOf(t string) uint32 {
-	id, ok := nb.ids[t]
-	if !ok {
-		id = uint32(len(nb.terms))
-		nb.ids[t] = id
-		nb.terms = append(nb.terms, t)
-	}
-	return id
-}
-
-// each calls fn with every (chunk, term id, count) of docs, chunk by chunk
-// in order (chunks numbered from 0 across docs); the same calls every
-// time.
-func (nb *numbering) each(docs []*FileDoc, fn func(c int, id, n uint32)) {
-	c := 0
-	for _, d := range docs {
-		if d.dict == nil {
-			for i := range d.Chunks {
-				if i < len(d.Terms) {
-					for _, tc := range d.Terms[i] {
-						fn(c, nb.idOf(tc.Term), tc.N)
-					}
-				}
-				c++
-			}
-			continue
-		}
-		remap := nb.remaps[d.dict]
-		if len(remap) < d.dictLen {
-			remap = append(remap, make([]uint32, d.dictLen-len(remap))...)
-			nb.remaps[d.dict] = remap
-		}
-		from := int32(0)
-		for i := range d.Chunks {
-			if i < len(d.ends) {
-				for k := from; k < d.ends[i]; k++ {
-					l := d.tids[k]
-					g := remap[l]
-					if g == 0 {
-						g = nb.idOf(d.termText(l)) + 1
-						remap[l] = g
-					}
-					fn(c, g-1, d.tns[k])
-				}
-				from = d.ends[i]
-			}
-			c++
-		}
-	}
-}
-
-// uvarintLen is the length of x as binary.PutUvarint writes it.
-func uvarintLen(x uint64) int {
-	n := 1
-	for x >= 0x80 {
-		x >>= 7
-		n++
-	}
-	return n
-}
-
 // finish computes what is derived: the average chunk length and each
 // file's category.
 func (ix *Index) finish(total float64) {
-	if len(ix.chunks) > 0 {
-		ix.avgLen = total / float64(len(ix.chunks))
+	if len(ix.chunkLen) > 0 {
+		ix.avgLen = total / float64(len(ix.chunkLen))
 	}
 	for i := range ix.files {
 		f := &ix.files[i]
@@ -230,9 +80,33 @@ func (ix *Index) finish(total float64) {
 	}
 }
 
+// WithPathPrefix returns a view of the index that shows every path with
+// prefix + "/" before it (ix itself when prefix is ""): in hits, File and
+// Lookup, and in the paths Related and Doc take. The ranking is the
+// index's own, made from its shorter paths, so one cache of a folder
+// ranks alike from every working folder it is shown from. The view shares
+// everything with ix.
+func (ix *Index) WithPathPrefix(prefix string) *Index {
+	if prefix == "" {
+		return ix
+	}
+	v := ix.view()
+	v.prefix = prefix + "/"
+	return v
+}
+
+// view is a shallow copy of ix (the lazily made parts are shared).
+func (ix *Index) view() *Index {
+	return &Index{files: ix.files, chunkLen: ix.chunkLen, chunkFile: ix.chunkFile, chunkRecs: ix.chunkRecs, avgLen: ix.avgLen, termBlob: ix.termBlob, termOff: ix.termOff,
+		postBlob: ix.postBlob, postOff: ix.postOff, lazy: ix.lazy, prefix: ix.prefix, Partial: ix.Partial}
+}
+
+// shown is file f's path as the index shows it.
+func (ix *Index) shown(f *fileMeta) string { return ix.prefix + f.path }
+
 // Files is the number of indexed files; Chunks the number of chunks.
 func (ix *Index) Files() int  { return len(ix.files) }
-func (ix *Index) Chunks() int { return len(ix.chunks) }
+func (ix *Index) Chunks() int { return len(ix.chunkLen) }
 
 // FileInfo describes one indexed file.
 type FileInfo struct {
@@ -244,7 +118,7 @@ type FileInfo struct {
 // File returns the i-th file in path order (0 <= i < Files()).
 func (ix *Index) File(i int) FileInfo {
 	f := &ix.files[i]
-	return FileInfo{f.path, f.rev, int(f.n)}
+	return FileInfo{ix.shown(f), f.rev, int(f.n)}
 }
 
 // Lookup returns the file at path.
@@ -256,7 +130,24 @@ func (ix *Index) Lookup(path string) (FileInfo, bool) {
 	return ix.File(i), true
 }
 
+// LookupNear is Lookup trying the file at position i first, and says
+// where the file is: a caller going through sorted paths passes the
+// position after the last one found.
+func (ix *Index) LookupNear(path string, i int) (f FileInfo, at int, ok bool) {
+	if i >= 0 && i < len(ix.files) && ix.shown(&ix.files[i]) == path {
+		return ix.File(i), i, true
+	}
+	if i = ix.fileIndex(path); i < 0 {
+		return FileInfo{}, -1, false
+	}
+	return ix.File(i), i, true
+}
+
 func (ix *Index) fileIndex(path string) int {
+	path, ok := strings.CutPrefix(path, ix.prefix)
+	if !ok {
+		return -1
+	}
 	i := sort.Search(len(ix.files), func(i int) bool { return ix.files[i].path >= path })
 	if i < len(ix.files) && ix.files[i].path == path {
 		return i
@@ -272,13 +163,14 @@ func (ix *Index) Doc(path string) *FileDoc {
 		return nil
 	}
 	f := &ix.files[i]
-	ix.dictOnce.Do(func() { ix.dict = &termDict{ix: ix} })
-	d := &FileDoc{Path: f.path, Rev: f.rev, Generated: f.generated, dict: ix.dict, dictLen: len(ix.termOff) - 1}
+	lz := ix.lazy
+	lz.dictOnce.Do(func() { lz.dict = &termDict{ix: ix} })
+	d := &FileDoc{Path: ix.shown(f), Rev: f.rev, Generated: f.generated, dict: lz.dict, dictLen: ix.terms()}
 	d.Chunks = make([]Chunk, f.n)
 	d.ends = make([]int32, f.n)
 	for k := int32(0); k < f.n; k++ {
 		c := f.first + k
-		d.Chunks[k] = ix.chunks[c].Chunk
+		d.Chunks[k] = ix.chunk(c)
 		ix.chunkTerms(c, func(id uint32, n uint32) {
 			d.tids = append(d.tids, id)
 			d.tns = append(d.tns, n)
@@ -290,14 +182,14 @@ func (ix *Index) Doc(path string) *FileDoc {
 
 // term returns term id's text.
 func (ix *Index) term(id uint32) string {
-	return string(ix.termBlob[ix.termOff[id]:ix.termOff[id+1]])
+	return string(ix.termBlob[ix.termOff.at(int(id)):ix.termOff.at(int(id)+1)])
 }
 
 // lookupTerm returns the id of t.
 func (ix *Index) lookupTerm(t string) (uint32, bool) {
-	n := len(ix.termOff) - 1
-	i := sort.Search(n, func(i int) bool { return string(ix.termBlob[ix.termOff[i]:ix.termOff[i+1]]) >= t })
-	if i < n && string(ix.termBlob[ix.termOff[i]:ix.termOff[i+1]]) == t {
+	n := ix.terms()
+	i := sort.Search(n, func(i int) bool { return string(ix.termBlob[ix.termOff.at(i):ix.termOff.at(i+1)]) >= t })
+	if i < n && string(ix.termBlob[ix.termOff.at(i):ix.termOff.at(i+1)]) == t {
 		return uint32(i), true
 	}
 	return 0, false
@@ -306,13 +198,13 @@ func (ix *Index) lookupTerm(t string) (uint32, bool) {
 // postings calls fn for each chunk holding term id; it returns the
 // term's document frequency first (df), with fn nil.
 func (ix *Index) df(id uint32) int {
-	b := ix.postBlob[ix.postOff[id]:ix.postOff[id+1]]
+	b := ix.postBlob[ix.postOff.at(int(id)):ix.postOff.at(int(id)+1)]
 	n, _ := binary.Uvarint(b)
-	return int(min(n, uint64(len(ix.chunks))))
+	return int(min(n, uint64(len(ix.chunkLen))))
 }
 
 func (ix *Index) postings(id uint32, fn func(chunk, n uint32)) {
-	b := ix.postBlob[ix.postOff[id]:ix.postOff[id+1]]
+	b := ix.postBlob[ix.postOff.at(int(id)):ix.postOff.at(int(id)+1)]
 	cnt, k := binary.Uvarint(b)
 	if k <= 0 {
 		return
@@ -330,7 +222,7 @@ func (ix *Index) postings(id uint32, fn func(chunk, n uint32)) {
 		}
 		b = b[k1+k2:]
 		c += d
-		if c >= uint64(len(ix.chunks)) {
+		if c >= uint64(len(ix.chunkLen)) {
 			return // corrupt: the cache is checked, but never trusted
 		}
 		fn(uint32(c), uint32(min(n, math.MaxUint32)))
@@ -339,32 +231,34 @@ func (ix *Index) postings(id uint32, fn func(chunk, n uint32)) {
 
 // invert fills the forward lists from the postings (once).
 func (ix *Index) invert() {
-	ix.fwdOnce.Do(func() {
+	lz := ix.lazy
+	lz.fwdOnce.Do(func() {
 		type tn struct{ id, n uint32 }
-		lists := make([][]tn, len(ix.chunks))
-		for id := 0; id < len(ix.termOff)-1; id++ {
+		lists := make([][]tn, len(ix.chunkLen))
+		for id := 0; id < ix.terms(); id++ {
 			ix.postings(uint32(id), func(c, n uint32) { lists[c] = append(lists[c], tn{uint32(id), n}) })
 		}
-		ix.fwdOff = make([]uint32, 0, len(lists)+1)
+		lz.fwdOff = make([]uint32, 0, len(lists)+1)
 		for _, l := range lists {
-			ix.fwdOff = append(ix.fwdOff, uint32(len(ix.fwdBlob)))
+			lz.fwdOff = append(lz.fwdOff, uint32(len(lz.fwdBlob)))
 			prev := uint32(0)
 			for _, t := range l { // ids ascend: terms were visited in order
-				ix.fwdBlob = binary.AppendUvarint(ix.fwdBlob, uint64(t.id-prev))
-				ix.fwdBlob = binary.AppendUvarint(ix.fwdBlob, uint64(t.n))
+				lz.fwdBlob = binary.AppendUvarint(lz.fwdBlob, uint64(t.id-prev))
+				lz.fwdBlob = binary.AppendUvarint(lz.fwdBlob, uint64(t.n))
 				prev = t.id
 			}
 		}
-		ix.fwdOff = append(ix.fwdOff, uint32(len(ix.fwdBlob)))
+		lz.fwdOff = append(lz.fwdOff, uint32(len(lz.fwdBlob)))
 	})
 }
 
 // chunkTerms calls fn for each term of chunk c.
 func (ix *Index) chunkTerms(c int32, fn func(id, n uint32)) {
 	ix.invert()
-	b := ix.fwdBlob[ix.fwdOff[c]:ix.fwdOff[c+1]]
+	lz := ix.lazy
+	b := lz.fwdBlob[lz.fwdOff[c]:lz.fwdOff[c+1]]
 	id := uint64(0)
-	nTerms := uint64(len(ix.termOff) - 1)
+	nTerms := uint64(ix.terms())
 	for len(b) > 0 {
 		d, k1 := binary.Uvarint(b)
 		if k1 <= 0 {
@@ -411,7 +305,7 @@ func (ix *Index) Related(path string, line int, p *Params, limit int) (from Hit,
 	f := &ix.files[fi]
 	self := int32(-1)
 	for c := f.first; c < f.first+f.n; c++ {
-		if ix.chunks[c].StartLine <= line && line <= ix.chunks[c].EndLine {
+		if ch := ix.chunk(c); ch.StartLine <= line && line <= ch.EndLine {
 			self = c
 			break
 		}
@@ -435,12 +329,11 @@ func (ix *Index) Related(path string, line int, p *Params, limit int) (from Hit,
 	for _, w := range ws {
 		q.Terms = append(q.Terms, QueryTerm{ix.term(w.id), w.w / ws[0].w})
 	}
-	c := &ix.chunks[self]
-	return Hit{Path: f.path, Rev: f.rev, Chunk: c.Chunk}, ix.rank(&q, p, limit, self), true
+	return Hit{Path: ix.shown(f), Rev: f.rev, Chunk: ix.chunk(self)}, ix.rank(&q, p, limit, self), true
 }
 
 func (ix *Index) idf(df int) float64 {
-	n := float64(len(ix.chunks))
+	n := float64(len(ix.chunkLen))
 	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 }
 
@@ -454,11 +347,11 @@ func (ix *Index) rank(q *Query, p *Params, limit int, skip int32) []Hit {
 	if limit <= 0 || limit > MaxResults {
 		limit = MaxResults
 	}
-	if len(ix.chunks) == 0 || len(q.Terms) == 0 {
+	if len(ix.chunkLen) == 0 || len(q.Terms) == 0 {
 		return nil
 	}
-	score := make([]float64, len(ix.chunks))
-	held := make([]uint64, len(ix.chunks)) // query words each chunk holds
+	score := make([]float64, len(ix.chunkLen))
+	held := make([]uint64, len(ix.chunkLen)) // query words each chunk holds
 	var touched []int32
 	wordOf := q.wordIndex()
 	b := p.lengthNorm(q)
@@ -477,7 +370,7 @@ func (ix *Index) rank(q *Query, p *Params, limit int, skip int32) []Hit {
 				return
 			}
 			tf := float64(n)
-			norm := p.K1 * (1 - b + b*float64(ix.chunks[c].length)/ix.avgLen)
+			norm := p.K1 * (1 - b + b*float64(ix.chunkLen[c])/ix.avgLen)
 			if score[c] == 0 {
 				touched = append(touched, int32(c))
 			}
@@ -499,9 +392,8 @@ func (ix *Index) rank(q *Query, p *Params, limit int, skip int32) []Hit {
 	}
 	hits := make([]Hit, len(list))
 	for i, s := range list {
-		c := &ix.chunks[s.chunk]
-		f := &ix.files[c.file]
-		hits[i] = Hit{Path: f.path, Rev: f.rev, Chunk: c.Chunk, Score: s.score}
+		f := &ix.files[ix.chunkFile[s.chunk]]
+		hits[i] = Hit{Path: ix.shown(f), Rev: f.rev, Chunk: ix.chunk(s.chunk), Score: s.score}
 	}
 	return hits
 }
@@ -545,12 +437,12 @@ func (ix *Index) rerank(q *Query, p *Params, list []scored, held []uint64) {
 	nWords := q.wordCount()
 	for i := range list {
 		s := &list[i]
-		c := &ix.chunks[s.chunk].Chunk
+		c := ix.nameOf(s.chunk) // all that defines reads
 		if !q.Symbol && nWords >= 2 && p.Coverage != 0 {
 			f := float64(popcount(held[s.chunk])) / float64(min(nWords, 64))
 			s.score *= 1 + p.Coverage*f*f
 		}
-		if defines(c, q.Idents) {
+		if defines(&c, q.Idents) {
 			if q.Symbol {
 				s.score *= 1 + p.DefineSymbol
 			} else {
@@ -562,7 +454,7 @@ func (ix *Index) rerank(q *Query, p *Params, list []scored, held []uint64) {
 		masks := make(map[int32]uint64, 256)
 		for i := range list {
 			s := &list[i]
-			f := ix.chunks[s.chunk].file
+			f := ix.chunkFile[s.chunk]
 			m, ok := masks[f]
 			if !ok {
 				// The path's tokens, for the candidates' files only:
@@ -583,7 +475,7 @@ func (ix *Index) rerank(q *Query, p *Params, list []scored, held []uint64) {
 		}
 		files := make(map[int32]agg, len(list))
 		for _, s := range list {
-			f := ix.chunks[s.chunk].file
+			f := ix.chunkFile[s.chunk]
 			a := files[f]
 			a.sum += s.score
 			a.n++
@@ -591,7 +483,7 @@ func (ix *Index) rerank(q *Query, p *Params, list []scored, held []uint64) {
 		}
 		for i := range list {
 			s := &list[i]
-			a := files[ix.chunks[s.chunk].file]
+			a := files[ix.chunkFile[s.chunk]]
 			if a.n > 1 {
 				add := p.FileEvidence * (a.sum - s.score) / math.Sqrt(float64(a.n-1))
 				s.score += min(add, p.FileEvidenceCap*s.score)
@@ -600,7 +492,7 @@ func (ix *Index) rerank(q *Query, p *Params, list []scored, held []uint64) {
 	}
 	for i := range list {
 		s := &list[i]
-		s.score *= p.prior(ix.files[ix.chunks[s.chunk].file].cat, q)
+		s.score *= p.prior(ix.files[ix.chunkFile[s.chunk]].cat, q)
 	}
 	ix.headerPrior(q, p, list)
 }
@@ -613,7 +505,7 @@ func (ix *Index) diminish(p *Params, list []scored) {
 	}
 	seen := make(map[int32]int, len(list))
 	for i := range list {
-		f := ix.chunks[list[i].chunk].file
+		f := ix.chunkFile[list[i].chunk]
 		list[i].score *= math.Pow(p.FileDecay, float64(seen[f]))
 		seen[f]++
 	}

@@ -30,13 +30,13 @@ func TestBuildPostingsMatchMap(t *testing.T) {
 	type post struct{ chunk, n uint32 }
 	want := map[string][]post{}
 	for c := 0; c < ix.Chunks(); c++ {
-		fd := ix.Doc(ix.files[ix.chunks[c].file].path)
-		for _, tcnt := range fd.TermCounts(int(int32(c) - ix.files[ix.chunks[c].file].first)) {
+		fd := ix.Doc(ix.files[ix.chunkFile[c]].path)
+		for _, tcnt := range fd.TermCounts(int(int32(c) - ix.files[ix.chunkFile[c]].first)) {
 			want[tcnt.Term] = append(want[tcnt.Term], post{uint32(c), tcnt.N})
 		}
 	}
 	got := map[string][]post{}
-	for id := 0; id < len(ix.termOff)-1; id++ {
+	for id := 0; id < ix.terms(); id++ {
 		term := ix.term(uint32(id))
 		if id > 0 && ix.term(uint32(id-1)) >= term {
 			t.Fatalf("terms not sorted at %q", term)
@@ -69,5 +69,50 @@ func TestBuildPostingsMatchMap(t *testing.T) {
 				t.Errorf("%s chunk %d: %v, want %v", d.Path, ci, mb, m)
 			}
 		}
+	}
+}
+
+// A view with a path prefix shows the prefix everywhere a path is shown
+// or taken, and ranks exactly as the index itself.
+func TestWithPathPrefix(t *testing.T) {
+	ix := sampleIndex()
+	v := ix.WithPathPrefix("/abs/tree")
+	for _, q := range []string{"Walk", "parse url", "tree"} {
+		a, b := ix.Search(q, &Default, 10), v.Search(q, &Default, 10)
+		if len(a) != len(b) || len(a) == 0 {
+			t.Fatalf("%q: %d vs %d hits", q, len(a), len(b))
+		}
+		for i := range a {
+			if b[i].Path != "/abs/tree/"+a[i].Path || b[i].Score != a[i].Score || b[i].Chunk != a[i].Chunk {
+				t.Errorf("%q #%d: %+v vs %+v", q, i, a[i], b[i])
+			}
+		}
+	}
+	if f, ok := v.Lookup("/abs/tree/a/x.go"); !ok || f.Path != "/abs/tree/a/x.go" {
+		t.Errorf("Lookup: %+v %v", f, ok)
+	}
+	if _, ok := v.Lookup("a/x.go"); ok {
+		t.Error("Lookup found a path without the prefix")
+	}
+	from, hits, ok := v.Related("/abs/tree/a/x.go", 1, &Default, 5)
+	if !ok || from.Path != "/abs/tree/a/x.go" || len(hits) == 0 {
+		t.Errorf("Related: %+v %v %v", from, hits, ok)
+	}
+	if v.File(0).Path != "/abs/tree/"+ix.File(0).Path {
+		t.Errorf("File: %q", v.File(0).Path)
+	}
+}
+
+// LookupNear finds a file with a right, wrong or out-of-range hint.
+func TestLookupNear(t *testing.T) {
+	ix := sampleIndex()
+	for _, hint := range []int{-1, 0, 1, 99} {
+		f, at, ok := ix.LookupNear("b/y.go", hint)
+		if !ok || f.Path != "b/y.go" || ix.File(at).Path != "b/y.go" {
+			t.Errorf("hint %d: %+v %d %v", hint, f, at, ok)
+		}
+	}
+	if _, at, ok := ix.LookupNear("zz/none.go", 0); ok || at != -1 {
+		t.Errorf("a missing file: %d %v", at, ok)
 	}
 }

@@ -42,3 +42,41 @@ func TestBlobs(t *testing.T) {
 		t.Error("a memory store has no blobs")
 	}
 }
+
+// OpenBlob opens what ReadBlob reads, checked alike: the open file stays
+// the version opened when the blob is written again.
+func TestOpenBlob(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	s := NewStore(dir)
+	if err := s.WriteBlob("rank-abc", []byte("payload")); err != nil {
+		t.Fatal(err)
+	}
+	f, size, err := s.OpenBlob("rank-abc", 100)
+	if err != nil || size != 7 {
+		t.Fatalf("open: %d, %v", size, err)
+	}
+	defer f.Close()
+	if err := s.WriteBlob("rank-abc", []byte("another payload")); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 16)
+	n, _ := f.ReadAt(got, 0)
+	if string(got[:n]) != "payload" {
+		t.Errorf("the open blob reads %q", got[:n])
+	}
+	if _, _, err := s.OpenBlob("rank-abc", 3); err == nil {
+		t.Error("a blob over the limit was opened")
+	}
+	if _, _, err := s.OpenBlob("../x", 10); err == nil {
+		t.Error("a bad name was opened")
+	}
+	secret := filepath.Join(t.TempDir(), "secret")
+	os.WriteFile(secret, []byte("secret"), 0o600)
+	os.Symlink(secret, filepath.Join(dir, blobPrefix+"link"))
+	if _, _, err := s.OpenBlob("link", 100); err == nil {
+		t.Error("a blob that is a symbolic link was followed")
+	}
+	if _, _, err := NewMemoryStore().OpenBlob("rank-abc", 10); err == nil {
+		t.Error("a memory store has no blobs")
+	}
+}

@@ -17,6 +17,11 @@ func lockDir(path string, exclusive bool) (func(), error) {
 	return func() {}, nil
 }
 
+// lockFile is lockDir: no lock here.
+func lockFile(path string, exclusive bool, wait time.Duration, done <-chan struct{}) (func(), error) {
+	return func() {}, nil
+}
+
 // openState opens the state file at path for reading if it is a regular
 // file of at most limit bytes (links cannot be refused portably).
 func openState(path string, limit int64) (*os.File, fs.FileInfo, error) {

@@ -22,6 +22,11 @@ const safeOpenFlags = syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXE
 // and the lock is tried without blocking until maxLockWait has passed, so
 // a process that holds it forever cannot hang this one.
 func lockDir(path string, exclusive bool) (func(), error) {
+	return lockFile(path, exclusive, maxLockWait, nil)
+}
+
+// lockFile is lockDir waiting up to wait.
+func lockFile(path string, exclusive bool, wait time.Duration, done <-chan struct{}) (func(), error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|safeOpenFlags, 0o600)
 	if err != nil && !errors.Is(err, syscall.ELOOP) {
 		// A read-only folder can still be read under a shared lock.
@@ -42,7 +47,7 @@ func lockDir(path string, exclusive bool) (func(), error) {
 	if exclusive {
 		how = syscall.LOCK_EX | syscall.LOCK_NB
 	}
-	deadline := time.Now().Add(maxLockWait)
+	deadline := time.Now().Add(wait)
 	for delay := time.Millisecond; ; {
 		err = syscall.Flock(int(f.Fd()), how)
 		if err == nil {
@@ -54,11 +59,16 @@ func lockDir(path string, exclusive bool) (func(), error) {
 		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
 			f.Close()
 			if errors.Is(err, syscall.EWOULDBLOCK) {
-				return nil, fmt.Errorf("%s: held by another process for over %v", path, maxLockWait)
+				return nil, fmt.Errorf("%s: held by another process for over %v", path, wait)
 			}
 			return nil, err
 		}
-		time.Sleep(delay)
+		select {
+		case <-done:
+			f.Close()
+			return nil, errLockCancelled
+		case <-time.After(delay):
+		}
 		delay = min(2*delay, 50*time.Millisecond)
 	}
 	return func() {

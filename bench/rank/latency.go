@@ -16,17 +16,34 @@ var latencyQueries = []string{"http request timeout", "ParseDuration", "walk a d
 
 // treeFiles is the size of the small tree: the first 1,000 Go files of
 // GOROOT/src in path order (test data left out), copied to a temporary
-// folder.
+// folder, so that it can always be made where Go is installed.
 const treeFiles = 1000
 
+// The targets of issue 22, item 3.
+const (
+	targetWarmSmall  = 20 * time.Millisecond
+	targetWarmGoroot = 50 * time.Millisecond
+	targetColdGoroot = 2 * time.Second
+	targetColdRSS    = 300 << 20
+)
+
+// sample is one timed run of bin --rank.
+type sample struct {
+	wall, cpu time.Duration
+	rss       int64 // peak resident set of the child, bytes (0: unknown)
+}
+
 // runLatency times bin --rank cold (an empty state folder: the index is
-// built) and warm (the cached index) on GOROOT/src and on a 1,000-file
-// tree, printing medians of wall and CPU (user+system) time.
-func runLatency(bin, goroot string) error {
+// built) and warm (the cached index) on the 1,000-file tree and on
+// GOROOT/src, runs times each, and prints the medians of wall time, CPU
+// (user+system) and the child's peak RSS (its rusage), then the four
+// figures of issue 22 against their targets.
+func runLatency(bin, goroot string, runs int) error {
 	bin, err := filepath.Abs(bin)
 	if err != nil {
 		return err
 	}
+	runs = max(runs, 1)
 	small, err := os.MkdirTemp("", "evgrep-rank-tree-")
 	if err != nil {
 		return err
@@ -35,55 +52,103 @@ func runLatency(bin, goroot string) error {
 	if err := copyTree(goroot, small, treeFiles); err != nil {
 		return err
 	}
-	fmt.Printf("| tree | files | cold wall | cold CPU | warm wall | warm CPU | cache size |\n|---|---:|---:|---:|---:|---:|---:|\n")
-	for _, tr := range []struct {
-		name, dir string
-		coldRuns  int
-	}{{fmt.Sprintf("%d-file tree (GOROOT/src .go files)", treeFiles), small, 3}, {"GOROOT/src", goroot, 1}} {
-		var coldW, coldC, warmW, warmC []time.Duration
+	fmt.Printf("medians of %d runs each; load average %s\n\n", runs, loadAverage())
+	fmt.Printf("| tree | files | cold wall | cold CPU | cold peak RSS | warm wall | warm CPU | warm peak RSS | cache size |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	type result struct{ cold, warm sample }
+	var res []result
+	for _, tr := range []struct{ name, dir string }{
+		{fmt.Sprintf("%d-file tree (GOROOT/src .go files)", treeFiles), small},
+		{"GOROOT/src", goroot},
+	} {
+		var cold, warm []sample
 		var size int64
 		files := countFiles(tr.dir)
-		for i := 0; i < tr.coldRuns; i++ {
+		for i := 0; i < runs; i++ {
 			state, err := os.MkdirTemp("", "evgrep-rank-state-")
 			if err != nil {
 				return err
 			}
-			w, c, err := timeRank(bin, tr.dir, state, latencyQueries[0])
+			s, err := timeRank(bin, tr.dir, state, latencyQueries[0])
 			if err != nil {
 				os.RemoveAll(state)
 				return err
 			}
-			coldW, coldC = append(coldW, w), append(coldC, c)
-			if i == tr.coldRuns-1 {
-				for k := 0; k < 5; k++ {
-					w, c, err := timeRank(bin, tr.dir, state, latencyQueries[k%len(latencyQueries)])
+			cold = append(cold, s)
+			if i == runs-1 {
+				for k := 0; k < runs; k++ {
+					s, err := timeRank(bin, tr.dir, state, latencyQueries[k%len(latencyQueries)])
 					if err != nil {
+						os.RemoveAll(state)
 						return err
 					}
-					warmW, warmC = append(warmW, w), append(warmC, c)
+					warm = append(warm, s)
 				}
 				size = dirSize(state)
 			}
 			os.RemoveAll(state)
 		}
-		fmt.Printf("| %s | %d | %v | %v | %v | %v | %.1f MB |\n", tr.name, files, med(coldW), med(coldC), med(warmW), med(warmC), float64(size)/1e6)
+		c, w := medSample(cold), medSample(warm)
+		res = append(res, result{c, w})
+		fmt.Printf("| %s | %d | %v | %v | %s | %v | %v | %s | %.1f MB |\n", tr.name, files, c.wall, c.cpu, mb(c.rss), w.wall, w.cpu, mb(w.rss), float64(size)/1e6)
 	}
+	fmt.Printf("\n| figure (issue 22) | median | target | met |\n|---|---:|---:|---|\n")
+	row := func(name string, got, target time.Duration) {
+		fmt.Printf("| %s | %v | <= %v | %s |\n", name, got, target, yes(got <= target))
+	}
+	row("warm query, 1,000-file tree", res[0].warm.wall, targetWarmSmall)
+	row("warm query, GOROOT/src", res[1].warm.wall, targetWarmGoroot)
+	row("cold index, GOROOT/src (wall)", res[1].cold.wall, targetColdGoroot)
+	fmt.Printf("| cold index, GOROOT/src (peak RSS) | %s | <= %s | %s |\n", mb(res[1].cold.rss), mb(targetColdRSS), yes(res[1].cold.rss > 0 && res[1].cold.rss <= targetColdRSS))
 	return nil
 }
 
 // timeRank runs one query in dir with the given state folder.
-func timeRank(bin, dir, state, q string) (wall, cpu time.Duration, err error) {
+func timeRank(bin, dir, state, q string) (sample, error) {
 	cmd := exec.Command(bin, "--rank", q)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "EVGREP_STATE_DIR="+state)
 	t0 := time.Now()
 	out, err := cmd.Output()
-	wall = time.Since(t0)
+	wall := time.Since(t0)
 	if err != nil {
-		return 0, 0, fmt.Errorf("%s --rank %q in %s: %v (%s)", bin, q, dir, err, strings.TrimSpace(string(out)))
+		return sample{}, fmt.Errorf("%s --rank %q in %s: %v (%s)", bin, q, dir, err, strings.TrimSpace(string(out)))
 	}
-	cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	return wall, cpu, nil
+	ps := cmd.ProcessState
+	return sample{wall: wall, cpu: ps.UserTime() + ps.SystemTime(), rss: peakRSS(ps)}, nil
+}
+
+// medSample is the median of each figure apart.
+func medSample(ss []sample) sample {
+	var w, c []time.Duration
+	var r []int64
+	for _, s := range ss {
+		w, c, r = append(w, s.wall), append(c, s.cpu), append(r, s.rss)
+	}
+	sort.Slice(r, func(i, j int) bool { return r[i] < r[j] })
+	return sample{med(w), med(c), r[len(r)/2]}
+}
+
+func mb(b int64) string {
+	if b <= 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%.0f MB", float64(b)/(1<<20))
+}
+
+func yes(ok bool) string {
+	if ok {
+		return "yes"
+	}
+	return "**no**"
+}
+
+// loadAverage is the first three fields of /proc/loadavg ("?" elsewhere).
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "?"
 }
 
 func med(ds []time.Duration) time.Duration {

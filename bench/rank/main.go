@@ -43,6 +43,7 @@ func main() {
 		sweep     = flag.String("sweep", "", "tuning: Name=v1|v2,Name2=v3|v4 — NDCG@10 of each value, one constant changed at a time (use with -split dev)")
 		latency   = flag.Bool("latency", false, "time bin/evgrep --rank cold and warm instead")
 		evgrep    = flag.String("evgrep", "bin/evgrep", "the binary for -latency")
+		runs      = flag.Int("runs", 5, "-latency: cold and warm runs of each tree (medians)")
 		goroot    = flag.String("goroot", goSrc(), "the GOROOT/src corpus")
 		repo      = flag.String("repo", ".", "this repository (the repo corpus)")
 		trees     = flag.String("trees", "", "the multi-language benchmark instead: the folder make rank-trees installed into")
@@ -50,7 +51,7 @@ func main() {
 	)
 	flag.Parse()
 	if *latency {
-		if err := runLatency(*evgrep, *goroot); err != nil {
+		if err := runLatency(*evgrep, *goroot, *runs); err != nil {
 			fmt.Fprintln(os.Stderr, "bench-rank:", err)
 			os.Exit(1)
 		}

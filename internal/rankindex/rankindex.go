@@ -114,55 +114,72 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	if err != nil {
 		cwd = ""
 	}
-	key := cacheKey(root, roots, o.Walk, o.Input, o.Tag)
+	// One folder walked: the index's paths are relative to it and its
+	// cache is keyed by it alone, so that the same tree reuses one cache
+	// from every working folder (keyed by the working folder, a GOROOT
+	// indexed from GOROOT/src was built again from anywhere else); the
+	// paths are shown relative to Root by a common prefix (see base).
+	base, prefix := baseOf(root, cwd, roots, paths)
+	keyRoots := roots
+	if base != root {
+		keyRoots = []string{base}
+	}
+	key := cacheKey(base, keyRoots, o.Walk, o.Input, o.Tag)
 	name := blobNamePrefix + key[:32]
 	var cached *rank.Index
 	useCache := o.Store != nil && o.Store.Dir() != ""
 	if useCache {
-		data, err := o.Store.ReadBlob(name, rank.MaxCacheBytes)
+		ix, err := readCache(o.Store, name, key)
 		switch {
 		case err == nil:
-			if cached, err = rank.Decode(key, data); err != nil {
-				st.CacheErr = err
-			} else {
-				st.Loaded = true
-			}
+			cached, st.Loaded = ix, true
 		case !errors.Is(err, os.ErrNotExist):
 			st.CacheErr = err
 		}
 	}
 
+	if cached == nil && useCache {
+		// Another process may be building this index (two cold calls at
+		// once both built it): wait for its cache and read that instead,
+		// holding the build lock while this one builds.
+		if unlock, err := o.Store.LockBlob(ctx, name, buildLockWait); err == nil {
+			defer unlock()
+			if ix, err := readCache(o.Store, name, key); err == nil {
+				cached, st.Loaded, st.CacheErr = ix, true, nil
+			}
+		}
+	}
 	if cached == nil {
 		cached = memoGet(key)
 	}
 	// Which files are unchanged since the cached index?
 	shown := make([]string, len(paths))
 	same := make([]bool, len(paths))
-	work := make(chan int)
 	var wg sync.WaitGroup
 	workers := min(maxWorkers, runtime.GOMAXPROCS(0))
 	var reused int
 	if cached != nil {
+		// Each worker checks a run of the sorted paths, going through the
+		// index's files along with them.
 		for w := 0; w < workers; w++ {
+			lo, hi := w*len(paths)/workers, (w+1)*len(paths)/workers
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for i := range work {
-					shown[i] = display(root, cwd, paths[i])
-					f, ok := cached.Lookup(shown[i])
+				next := -1
+				for i := lo; i < hi; i++ {
+					shown[i] = display(base, cwd, paths[i])
+					f, at, ok := cached.LookupNear(shown[i], next)
 					if !ok {
 						continue
 					}
+					next = at + 1
 					if fi, err := os.Lstat(paths[i]); err == nil && fi.Mode().IsRegular() && rank.SameRevision(f, revisions.FileInfoIdentity(fi)) {
 						same[i] = true
 					}
 				}
 			}()
 		}
-		for i := range paths {
-			work <- i
-		}
-		close(work)
 		wg.Wait()
 		for _, ok := range same {
 			if ok {
@@ -173,16 +190,29 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 			// Nothing changed, nothing added, nothing removed.
 			st.Reused = reused
 			memoPut(key, cached)
-			return cached, st, nil
+			return cached.WithPathPrefix(prefix), st, nil
 		}
 	} else {
 		for i := range paths {
-			shown[i] = display(root, cwd, paths[i])
+			shown[i] = display(base, cwd, paths[i])
 		}
 	}
 
+	// The documents are read in parallel and indexed in path order as
+	// they come (rank.Builder): at most buildWindow are held at once, so
+	// a build's memory is its index's, not every file's terms.
+	order := make([]int, len(paths))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return shown[order[a]] < shown[order[b]] })
 	docs := make([]*rank.FileDoc, len(paths))
-	work = make(chan int)
+	ready := make([]chan struct{}, len(paths))
+	for i := range ready {
+		ready[i] = make(chan struct{})
+	}
+	slots := make(chan struct{}, buildWindow)
+	work := make(chan int)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -190,31 +220,35 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 			for i := range work {
 				if same[i] {
 					docs[i] = cached.Doc(shown[i])
-					continue
+				} else if tk.tick() {
+					docs[i] = readDoc(open, paths[i], shown[i], o.Input)
 				}
-				if !tk.tick() {
-					continue
-				}
-				docs[i] = readDoc(open, paths[i], shown[i], o.Input)
+				close(ready[i])
 			}
 		}()
 	}
-	for i := range paths {
-		work <- i
+	go func() {
+		for _, i := range order {
+			slots <- struct{}{}
+			work <- i
+		}
+		close(work)
+	}()
+	b := rank.NewBuilder()
+	for _, i := range order {
+		<-ready[i]
+		if d := docs[i]; d != nil && !tk.stop.Load() {
+			b.Add(d)
+		}
+		docs[i] = nil
+		<-slots
 	}
-	close(work)
 	wg.Wait()
 	if tk.stop.Load() {
 		return nil, st, ErrCancelled
 	}
 	st.Reused, st.Chunked = reused, len(paths)-reused
-	kept := docs[:0]
-	for _, d := range docs {
-		if d != nil {
-			kept = append(kept, d)
-		}
-	}
-	ix := rank.Build(kept)
+	ix := b.Index()
 	memoPut(key, ix)
 	if useCache {
 		data, err := rank.Encode(key, ix)
@@ -227,7 +261,61 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 			st.Saved = true
 		}
 	}
-	return ix, st, nil
+	return ix.WithPathPrefix(prefix), st, nil
+}
+
+// baseOf is the folder the index's paths are relative to, and the prefix
+// that shows them relative to root as display does: the one root walked
+// when it is a folder other than root and its paths are shown with a
+// common prefix (checked on the first path), else root and "".
+func baseOf(root, cwd string, roots, paths []string) (base, prefix string) {
+	if len(roots) != 1 || len(paths) == 0 {
+		return root, ""
+	}
+	b, err := filepath.Abs(roots[0])
+	if err != nil || b == root {
+		return root, ""
+	}
+	if fi, err := os.Stat(b); err != nil || !fi.IsDir() {
+		return root, ""
+	}
+	rel, shown := display(b, cwd, paths[0]), display(root, cwd, paths[0])
+	p, ok := strings.CutSuffix(shown, "/"+rel)
+	if !ok || p == "" || strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, "../") {
+		return root, ""
+	}
+	return b, p
+}
+
+// errNoMap: mapFile cannot map this file here (the cache is read).
+var errNoMap = errors.New("not mapped")
+
+// mapCache is false to read caches instead of mapping them (tests).
+var mapCache = true
+
+// readCache reads the cached index named name: mapped and used in place
+// where the system can map it (its pages are read as a query touches
+// them), else read whole.
+func readCache(store *snapshot.Store, name, key string) (*rank.Index, error) {
+	f, size, err := store.OpenBlob(name, rank.MaxCacheBytes)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if mapCache {
+		if data, release, err := mapFile(f, size); err == nil {
+			ix, err := rank.DecodeMapped(key, data, release)
+			if err != nil {
+				release()
+			}
+			return ix, err
+		}
+	}
+	data := make([]byte, size)
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, err
+	}
+	return rank.Decode(key, data)
 }
 
 // readDoc reads and chunks one file; nil when it cannot be read.
@@ -265,6 +353,17 @@ func readDoc(open func(string) (*os.File, error), path, shown string, in input.O
 // (read once: filepath.Abs would ask the system for it on every path),
 // "" when unknown.
 func display(root, cwd, p string) string {
+	// The common cases without Join and Rel: a clean path under the
+	// working folder when it is the root, or a clean absolute one under
+	// the root.
+	if filepath.Separator == '/' && !strings.HasPrefix(p, "../") && p != ".." && filepath.Clean(p) == p && p != "." {
+		if !filepath.IsAbs(p) && cwd == root && cwd != "" {
+			return p
+		}
+		if rel, ok := strings.CutPrefix(p, root+"/"); ok && filepath.IsAbs(p) && root != "/" {
+			return rel
+		}
+	}
 	abs := p
 	if !filepath.IsAbs(abs) && cwd != "" {
 		abs = filepath.Join(cwd, p)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/rank"
@@ -141,9 +142,106 @@ func TestDisplay(t *testing.T) {
 		{"/r", "/r", "/other/z.go", "/other/z.go"},
 		{"/r", "/elsewhere", "w.go", "w.go"},
 		{"/r", "", "v.go", "v.go"},
+		{"/r", "/r", "/r/a/b.go", "a/b.go"},
+		{"/r", "/x", "/r/c.go", "c.go"},
+		{"/r", "/r", "a//b.go", "a/b.go"},
+		{"/r", "/r", "./d.go", "d.go"},
+		{"/", "/", "/e.go", "e.go"},
 	} {
 		if got := display(c.root, c.cwd, c.p); got != c.want {
 			t.Errorf("display(%q, %q, %q) = %q, want %q", c.root, c.cwd, c.p, got, c.want)
 		}
+	}
+}
+
+// One folder's cache serves every working folder (issue 22: a GOROOT
+// indexed from GOROOT/src was built again, for half a minute, when the
+// same tree was named from another folder): the second load is warm,
+// shows the paths as walked and ranks as the first.
+func TestCacheSharedAcrossWorkingFolders(t *testing.T) {
+	tree, elsewhere, state := t.TempDir(), t.TempDir(), t.TempDir()
+	writeTree(t, tree, 8)
+	memoReset()
+	inside, st := load(t, tree, snapshot.NewStore(state))
+	if !st.Saved || st.Chunked != 8 {
+		t.Fatalf("cold: %+v", st)
+	}
+	memoReset() // a new process, in another folder
+	wo := walker.DefaultOptions()
+	ix, st, err := Load(context.Background(), Options{Root: elsewhere, Roots: []string{tree}, Walk: wo, Store: snapshot.NewStore(state)})
+	if err != nil || st.CacheErr != nil {
+		t.Fatal(err, st.CacheErr)
+	}
+	if !st.Loaded || st.Chunked != 0 || st.Reused != 8 || st.Saved {
+		t.Fatalf("from another folder the cache was not reused: %+v", st)
+	}
+	a, b := inside.Search("topic3 words", &rank.Default, 5), ix.Search("topic3 words", &rank.Default, 5)
+	if len(a) == 0 || len(a) != len(b) {
+		t.Fatalf("hits %v vs %v", a, b)
+	}
+	for i := range a {
+		if b[i].Path != filepath.ToSlash(filepath.Join(tree, a[i].Path)) || b[i].Score != a[i].Score {
+			t.Errorf("#%d: %+v vs %+v", i, a[i], b[i])
+		}
+	}
+	if _, err := Source(elsewhere, b[0], input.Options{}); err != nil {
+		t.Errorf("source of a hit shown from another folder: %v", err)
+	}
+}
+
+// A cache is mapped and used in place, or read whole where it cannot be
+// mapped: both rank alike, as the index built from the files.
+func TestCacheMappedOrRead(t *testing.T) {
+	root, state := t.TempDir(), t.TempDir()
+	writeTree(t, root, 12)
+	memoReset()
+	built, _ := load(t, root, snapshot.NewStore(state))
+	want := built.Search("topic7 more words", &rank.Default, 5)
+	defer func() { mapCache = true }()
+	for _, m := range []bool{true, false} {
+		mapCache = m
+		memoReset()
+		ix, st := load(t, root, snapshot.NewStore(state))
+		if !st.Loaded || st.Chunked != 0 {
+			t.Fatalf("mapped %v: %+v", m, st)
+		}
+		got := ix.Search("topic7 more words", &rank.Default, 5)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("mapped %v: %v, want %v", m, got, want)
+		}
+	}
+}
+
+// A build without a cache waits for another that holds the build lock
+// and reads the cache it writes, instead of building the index again.
+func TestColdBuildWaitsForAnother(t *testing.T) {
+	root, state := t.TempDir(), t.TempDir()
+	writeTree(t, root, 6)
+	memoReset()
+	store := snapshot.NewStore(state)
+	load(t, root, store)
+	name := blobNamePrefix + cacheKey(root, []string{root}, walker.DefaultOptions(), input.Options{}, "")[:32]
+	data, err := store.ReadBlob(name, rank.MaxCacheBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(state, "b-"+name))
+	unlock, err := store.LockBlob(context.Background(), name, time.Second) // the other build
+	if err != nil {
+		t.Fatal(err)
+	}
+	memoReset()
+	done := make(chan Stats)
+	go func() {
+		_, st, _ := Load(context.Background(), Options{Root: root, Walk: walker.DefaultOptions(), Store: snapshot.NewStore(state)})
+		done <- st
+	}()
+	time.Sleep(200 * time.Millisecond)
+	if err := store.WriteBlob(name, data); err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	if st := <-done; !st.Loaded || st.Chunked != 0 || st.Saved {
+		t.Errorf("the waiting build: %+v", st)
 	}
 }

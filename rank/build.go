@@ -1,0 +1,184 @@
+package rank
+
+import (
+	"encoding/binary"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Build indexes docs (in any order; the index sorts them by path, and a
+// path given twice keeps its first document).
+func Build(docs []*FileDoc) *Index {
+	docs = append([]*FileDoc(nil), docs...)
+	sort.SliceStable(docs, func(i, j int) bool { return docs[i].Path < docs[j].Path })
+	b := NewBuilder()
+	for _, d := range docs {
+		b.Add(d)
+	}
+	return b.Index()
+}
+
+// Builder makes an index from documents given one at a time in path
+// order, keeping of each only its chunks and its postings' bytes: a build
+// holds a few documents at a time, not all of them (Build holds them all).
+// Its index is the one Build makes of the same documents.
+type Builder struct {
+	ix    *Index
+	nb    *numbering
+	post  [][]byte // term id → (chunk delta, count) varint pairs
+	last  []uint32 // term id → the last chunk in its postings
+	df    []uint32
+	total float64
+	done  bool
+}
+
+// NewBuilder starts an empty index.
+func NewBuilder() *Builder {
+	return &Builder{ix: &Index{lazy: &lazyParts{}}, nb: &numbering{ids: make(map[string]uint32, 1<<14), remaps: map[*termDict][]uint32{}}}
+}
+
+// Add indexes d after the documents before it. Paths must ascend: one
+// equal to the last document's is left out (the first is kept), as are
+// documents beyond MaxFiles (the index is then partial). Add keeps no
+// reference to d's terms.
+func (b *Builder) Add(d *FileDoc) {
+	ix := b.ix
+	if b.done || len(ix.files) > 0 && ix.files[len(ix.files)-1].path == d.Path {
+		return
+	}
+	if len(ix.files) >= MaxFiles {
+		ix.Partial = true
+		return
+	}
+	fi := int32(len(ix.files))
+	c0 := len(ix.built)
+	ix.files = append(ix.files, fileMeta{path: d.Path, rev: d.Rev, generated: d.Generated, first: int32(c0), n: int32(len(d.Chunks))})
+	for range d.Chunks {
+		ix.chunkFile = append(ix.chunkFile, fi)
+		ix.chunkLen = append(ix.chunkLen, 0)
+	}
+	ix.built = append(ix.built, d.Chunks...)
+	// Terms get ids in first-seen order; the postings are laid out in
+	// sorted term order at the end.
+	b.nb.eachOf(d, c0, func(c int, id, n uint32) {
+		if int(id) == len(b.df) {
+			b.df = append(b.df, 0)
+			b.post = append(b.post, nil)
+			b.last = append(b.last, 0)
+		}
+		b.df[id]++
+		b.post[id] = binary.AppendUvarint(b.post[id], uint64(uint32(c)-b.last[id]))
+		b.post[id] = binary.AppendUvarint(b.post[id], uint64(n))
+		b.last[id] = uint32(c)
+		ix.chunkLen[c] += float32(n)
+		b.total += float64(n)
+	})
+}
+
+// Index finishes the index; the builder takes no more documents.
+func (b *Builder) Index() *Index {
+	ix := b.ix
+	if b.done {
+		return ix
+	}
+	b.done = true
+	terms := b.nb.terms
+	order := make([]uint32, len(terms)) // sorted position → id
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(terms[a], terms[b]) })
+	size, tsize := 0, 0
+	for id := range terms {
+		size += uvarintLen(uint64(b.df[id])) + len(b.post[id])
+		tsize += len(terms[id])
+	}
+	// Each term's postings are its count, then its pairs.
+	ix.termOff = make(offsets, 0, 4*(len(terms)+1))
+	ix.postOff = make(offsets, 0, 4*(len(terms)+1))
+	ix.termBlob = make([]byte, 0, tsize)
+	ix.postBlob = make([]byte, 0, size)
+	for _, id := range order {
+		ix.termOff = ix.termOff.add(len(ix.termBlob))
+		ix.termBlob = append(ix.termBlob, terms[id]...)
+		ix.postOff = ix.postOff.add(len(ix.postBlob))
+		ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(b.df[id]))
+		ix.postBlob = append(ix.postBlob, b.post[id]...)
+		b.post[id] = nil
+	}
+	ix.termOff = ix.termOff.add(len(ix.termBlob))
+	ix.postOff = ix.postOff.add(len(ix.postBlob))
+	if ix.chunkLen == nil {
+		ix.chunkLen = []float32{}
+	}
+	ix.finish(b.total)
+	b.nb, b.post, b.last, b.df = nil, nil, nil, nil
+	return ix
+}
+
+// numbering gives the terms of an index's documents their ids, in
+// first-seen order (see Build).
+type numbering struct {
+	ids    map[string]uint32
+	terms  []string
+	remaps map[*termDict][]uint32 // dictionary number → index id + 1 (0: none yet)
+}
+
+func (nb *numbering) idOf(t string) uint32 {
+	id, ok := nb.ids[t]
+	if !ok {
+		id = uint32(len(nb.terms))
+		nb.ids[t] = id
+		nb.terms = append(nb.terms, t)
+	}
+	return id
+}
+
+// eachOf calls fn with every (chunk, term id, count) of d, chunk by
+// chunk in order, its chunks numbered from c0.
+func (nb *numbering) eachOf(d *FileDoc, c0 int, fn func(c int, id, n uint32)) {
+	c := c0
+	if d.dict == nil {
+		for i := range d.Chunks {
+			if i < len(d.Terms) {
+				for _, tc := range d.Terms[i] {
+					fn(c, nb.idOf(tc.Term), tc.N)
+				}
+			}
+			c++
+		}
+		return
+	}
+	remap := nb.remaps[d.dict]
+	if len(remap) < d.dictLen {
+		remap = append(remap, make([]uint32, d.dictLen-len(remap))...)
+		nb.remaps[d.dict] = remap
+	}
+	from := int32(0)
+	for i := range d.Chunks {
+		if i < len(d.ends) {
+			for k := from; k < d.ends[i]; k++ {
+				l := d.tids[k]
+				g := remap[l]
+				if g == 0 {
+					g = nb.idOf(d.termText(l)) + 1
+					remap[l] = g
+				}
+				fn(c, g-1, d.tns[k])
+			}
+			from = d.ends[i]
+		}
+		c++
+	}
+}
+
+// uvarintLen is the length of x as binary.PutUvarint writes it.
+func uvarintLen(x uint64) int {
+	n := 1
+	for x >= 0x80 {
+		x >>= 7
+		n++
+	}
+	return n
+}
