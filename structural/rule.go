@@ -443,8 +443,8 @@ func (r *relational) match(t *syntax.Tree, i int32, e *env) bool {
 		}
 	case "precedes":
 		for s := t.Nodes[i].Next; s >= 0; s = t.Nodes[s].Next {
-			if !t.Nodes[s].Named() {
-				continue // separators between siblings are not neighbors
+			if blankToken(t, s) {
+				continue
 			}
 			if f, st := try(s); f || st {
 				return f
@@ -457,7 +457,7 @@ func (r *relational) match(t *syntax.Tree, i int32, e *env) bool {
 		}
 		var prev []int32
 		for c := t.FirstChild(p); c >= 0 && c != i; c = t.Nodes[c].Next {
-			if t.Nodes[c].Named() {
+			if !blankToken(t, c) {
 				prev = append(prev, c)
 			}
 		}
@@ -468,6 +468,17 @@ func (r *relational) match(t *syntax.Tree, i int32, e *env) bool {
 		}
 	}
 	return false
+}
+
+// blankToken: an anonymous token of white space only (Go's newline
+// terminator), which ast-grep's grammars leave out of the tree. Every other
+// sibling is a neighbor for precedes and follows, anonymous ones too: with
+// stopBy neighbor a separator (Go's `;`, a `,`) stands between two nodes.
+func blankToken(t *syntax.Tree, i int32) bool {
+	if t.Nodes[i].Named() || t.Nodes[i].NumChildren != 0 {
+		return false
+	}
+	return len(bytes.TrimSpace(t.Text(i))) == 0
 }
 
 // FindRules returns the matches of every rule (each with its Rule id),
