@@ -88,6 +88,15 @@ golden:
 	EVGREP_REFERENCE_RG=$(EVGREP_REFERENCE_RG) EVGREP_UPDATE_GOLDEN=1 $(GO) test -count=1 $(PKGS)
 	cat testdata/golden/REFERENCE
 
+# Re-record ast-grep's answers for the structural differential tests
+# (testdata/golden/structural, README.md "Structural search"): the
+# reference is ast-grep 0.51.1 (.ci/run installs it under /opt/ast-grep).
+EVGREP_REFERENCE_ASTGREP ?= /opt/ast-grep/bin/ast-grep
+.PHONY: golden-structural
+golden-structural:
+	rm -rf testdata/golden/structural
+	EVGREP_REFERENCE_ASTGREP=$(EVGREP_REFERENCE_ASTGREP) EVGREP_UPDATE_GOLDEN=1 $(GO) test -count=1 ./internal/astsearch/
+
 # The quick-start search: this repository, for the places that start a program.
 run: build
 	./$(BIN) --sort path -n 'func main\(' .
