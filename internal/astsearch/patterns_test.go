@@ -108,6 +108,35 @@ var astGrepMisreads = map[string]struct{ root, reason, rule string }{
 		reason: "the same conversion reading of a one-argument call of a package's function",
 		rule:   "id: r\nlanguage: go\nrule:\n  pattern: $F($K)\nconstraints:\n  F:\n    regex: ^os\\.Getenv$\n",
 	},
+	// The misreads that structural's bodyReading settles in every
+	// language: a text that reads as a call in a function body is that
+	// call; a text with a syntax error alone that reads clean as a body's
+	// statement is that statement.
+	"c\tfree($P)": {
+		root:   "c",
+		reason: "C's grammar reads `free(x)` alone as a macro type specifier inside an ERROR, not a call, so ast-grep matches no call",
+		rule:   "id: r\nlanguage: c\nrule:\n  kind: call_expression\n  regex: ^free\\(\n",
+	},
+	"c\tmalloc($S)": {
+		root:   "c",
+		reason: "the same macro-type reading of a one-argument call alone",
+		rule:   "id: r\nlanguage: c\nrule:\n  kind: call_expression\n  regex: ^malloc\\(\n",
+	},
+	"c\tprintf($$$A)": {
+		root:   "c",
+		reason: "C's grammar reads `printf(x)` alone as a macro type specifier (without an ERROR), not a call",
+		rule:   "id: r\nlanguage: c\nrule:\n  kind: call_expression\n  regex: ^printf\\(\n",
+	},
+	"cpp\tstd::move($A)": {
+		root:   "cpp",
+		reason: "C++'s grammar reads `std::move(a)` alone as a declaration of `a` with the type std::move, not a call",
+		rule:   "id: r\nlanguage: cpp\nrule:\n  kind: call_expression\n  regex: ^std::move\\(\n",
+	},
+	"csharp\tif ($A == null) { $$$B }": {
+		root:   "csharp",
+		reason: "C#'s grammar takes no bare name as a statement, so `{ $$$B }` alone reads as an initializer inside an ERROR and ast-grep matches nothing",
+		rule:   "id: r\nlanguage: csharp\nrule:\n  kind: if_statement\n  all:\n    - has: {kind: binary_expression, regex: '^[^=]+ == null$'}\n    - has: {kind: block}\n",
+	},
 }
 
 // TestAstGrepMisreads: for each pattern ast-grep misreads, evgrep finds
