@@ -73,15 +73,17 @@ var stmtContexts = map[syntax.Language]codeContext{
 func bodyReading(lang *Lang, proc string, t *syntax.Tree, alone int32) (bt *syntax.Tree, n int32, skip map[uint32]bool, ok bool) {
 	aloneKind := t.Kind(alone)
 	if c, has := exprContexts[lang.Name]; has {
-		if bt, n, ok := readIn(lang, c, proc); ok && isCallKind(bt.Kind(n)) && bt.Kind(n) != aloneKind && !hasErrorNode(bt, n) {
+		if bt, n, ok := readIn(lang, c, proc); ok && isCallKind(bt.Kind(n)) && bt.Kind(n) != aloneKind && !bt.Nodes[0].HasError() {
 			return bt, n, nil, true
 		}
 	}
 	if !t.Nodes[0].HasError() && aloneKind != "ERROR" {
 		return nil, 0, nil, false
 	}
+	// The body's whole tree must read without an error: a pattern
+	// node found amid errors is not a reading.
 	clean := func(bt *syntax.Tree, n int32, ok bool) bool {
-		return ok && bt.Kind(n) != "ERROR" && !hasErrorNode(bt, n)
+		return ok && bt.Kind(n) != "ERROR" && !bt.Nodes[0].HasError()
 	}
 	if c, has := stmtContexts[lang.Name]; has {
 		if bt, n, ok := readIn(lang, c, proc); clean(bt, n, ok) {
@@ -96,11 +98,6 @@ func bodyReading(lang *Lang, proc string, t *syntax.Tree, alone int32) (bt *synt
 				}
 				return bt, n, skip, true
 			}
-		}
-	}
-	if c, has := exprContexts[lang.Name]; has {
-		if bt, n, ok := readIn(lang, c, proc); clean(bt, n, ok) {
-			return bt, n, nil, true
 		}
 	}
 	return nil, 0, nil, false
