@@ -97,6 +97,22 @@ golden-structural:
 	rm -rf testdata/golden/structural
 	EVGREP_REFERENCE_ASTGREP=$(EVGREP_REFERENCE_ASTGREP) EVGREP_UPDATE_GOLDEN=1 $(GO) test -count=1 ./internal/astsearch/
 
+# The structural differential over real code (bench/structdiff): pinned
+# real trees in 13 languages installed outside the repository, and
+# evgrep's match sets compared with ast-grep 0.51.1's recorded answers
+# (testdata/golden/structural/realtrees.json); a difference not listed in
+# bench/structdiff/DIFFERENCES, or absent trees, fail.
+STRUCT_TREES ?= /var/tmp/evgrep-struct-trees
+.PHONY: struct-trees struct-diff struct-diff-record
+struct-trees:
+	bash bench/structdiff/trees.sh $(STRUCT_TREES)
+
+struct-diff:
+	$(GO) run ./bench/structdiff -trees $(STRUCT_TREES)
+
+struct-diff-record:
+	$(GO) run ./bench/structdiff -trees $(STRUCT_TREES) -record -astgrep $(EVGREP_REFERENCE_ASTGREP)
+
 # The quick-start search: this repository, for the places that start a program.
 run: build
 	./$(BIN) --sort path -n 'func main\(' .
