@@ -176,17 +176,3 @@ func readIn(lang *Lang, c codeContext, proc string) (*syntax.Tree, int32, bool) 
 func isCallKind(k string) bool {
 	return strings.Contains(k, "call") || strings.Contains(k, "invocation")
 }
-
-// hasErrorNode: an ERROR node in the subtree of i (a MISSING token, which
-// the pattern leaves out, is not one).
-func hasErrorNode(t *syntax.Tree, i int32) bool {
-	if t.Kind(i) == "ERROR" {
-		return true
-	}
-	for c := t.FirstChild(i); c >= 0; c = t.Nodes[c].Next {
-		if hasErrorNode(t, c) {
-			return true
-		}
-	}
-	return false
-}
