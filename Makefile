@@ -88,6 +88,31 @@ golden:
 	EVGREP_REFERENCE_RG=$(EVGREP_REFERENCE_RG) EVGREP_UPDATE_GOLDEN=1 $(GO) test -count=1 $(PKGS)
 	cat testdata/golden/REFERENCE
 
+# Re-record ast-grep's answers for the structural differential tests
+# (testdata/golden/structural, README.md "Structural search"): the
+# reference is ast-grep 0.51.1 (.ci/run installs it under /opt/ast-grep).
+EVGREP_REFERENCE_ASTGREP ?= /opt/ast-grep/bin/ast-grep
+.PHONY: golden-structural
+golden-structural:
+	rm -rf testdata/golden/structural
+	EVGREP_REFERENCE_ASTGREP=$(EVGREP_REFERENCE_ASTGREP) EVGREP_UPDATE_GOLDEN=1 $(GO) test -count=1 ./internal/astsearch/
+
+# The structural differential over real code (bench/structdiff): pinned
+# real trees in 13 languages installed outside the repository, and
+# evgrep's match sets compared with ast-grep 0.51.1's recorded answers
+# (testdata/golden/structural/realtrees.json); a difference not listed in
+# bench/structdiff/DIFFERENCES, or absent trees, fail.
+STRUCT_TREES ?= /var/tmp/evgrep-struct-trees
+.PHONY: struct-trees struct-diff struct-diff-record
+struct-trees:
+	bash bench/structdiff/trees.sh $(STRUCT_TREES)
+
+struct-diff:
+	$(GO) run ./bench/structdiff -trees $(STRUCT_TREES)
+
+struct-diff-record:
+	$(GO) run ./bench/structdiff -trees $(STRUCT_TREES) -record -astgrep $(EVGREP_REFERENCE_ASTGREP)
+
 # The quick-start search: this repository, for the places that start a program.
 run: build
 	./$(BIN) --sort path -n 'func main\(' .

@@ -76,10 +76,7 @@ func FuzzCompilePattern(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, sel uint8, pattern string) {
 		name := fuzzLangs[int(sel)%len(fuzzLangs)]
-		lang, err := LookupLang(name)
-		if err != nil {
-			t.Skip(err)
-		}
+		lang := testLang(t, name)
 		p, err := CompilePattern(lang, pattern)
 		if err != nil {
 			if len(pattern) > MaxPattern && !strings.Contains(err.Error(), "cap") {
@@ -125,9 +122,7 @@ func FuzzParseRules(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if _, err := LookupLang("go"); err != nil {
-			t.Skip(err)
-		}
+		testLang(t, "go")
 		rules, err := ParseRules(data)
 		if err != nil {
 			if len(data) > MaxRuleFile && !strings.Contains(err.Error(), "cap") {

@@ -42,7 +42,7 @@ type Pattern struct {
 	Source string
 	root   *pnode
 	// fixed is set when the pattern was read otherwise than ast-grep
-	// reads it (see fixGoConversion).
+	// reads it (see bodyReading).
 	fixed bool
 	// Warning is set when the pattern itself has a syntax error (it may
 	// then match less than meant).
@@ -75,13 +75,18 @@ func CompilePattern(lang *Lang, src string) (*Pattern, error) {
 	for singleNode(t, i) {
 		i = t.FirstChild(i)
 	}
-	p := &Pattern{Lang: lang, Source: src, root: convert(t, i, lang.expando)}
+	var skip map[uint32]bool
+	fixed := false
+	if bt, bi, bskip, ok := bodyReading(lang, proc, t, i); ok {
+		t, i, skip = bt, bi, bskip
+		fixed = true
+	}
+	p := &Pattern{Lang: lang, Source: src, root: convert(t, i, lang.expando, skip), fixed: fixed}
 	if t.Nodes[i].HasError() || t.Kind(i) == "ERROR" {
 		// An error in the pattern's own node (not in a wrapper above it,
 		// as Go's grammar puts around a call standing alone).
 		p.Warning = fmt.Sprintf("the pattern %q has a syntax error in %s's grammar", src, lang.Name)
 	}
-	fixGoConversion(lang, p)
 	return p, nil
 }
 
@@ -98,23 +103,35 @@ func singleNode(t *syntax.Tree, i int32) bool {
 	return false
 }
 
-// convert builds the pattern node of tree node i.
-func convert(t *syntax.Tree, i int32, expando rune) *pnode {
+// convert builds the pattern node of tree node i. The tokens starting at
+// the offsets of skip were inserted by bodyReading: they are left out, and
+// a node's text is read without them.
+func convert(t *syntax.Tree, i int32, expando rune, skip map[uint32]bool) *pnode {
 	n := &t.Nodes[i]
-	if m := metaVar(string(t.Text(i)), expando); m != nil {
+	text := t.Text(i)
+	if len(skip) != 0 {
+		var b []byte
+		for k, c := range text {
+			if !skip[n.Start+uint32(k)] {
+				b = append(b, c)
+			}
+		}
+		text = b
+	}
+	if m := metaVar(string(text), expando); m != nil {
 		return m
 	}
 	p := &pnode{kind: n.Kind, named: n.Named()}
 	if n.NumChildren == 0 {
 		p.terminal = true
-		p.text = string(t.Text(i))
+		p.text = string(text)
 		return p
 	}
 	for c := t.FirstChild(i); c >= 0; c = t.Nodes[c].Next {
-		if t.Nodes[c].Missing() {
+		if t.Nodes[c].Missing() || skip[t.Nodes[c].Start] && t.Nodes[c].NumChildren == 0 {
 			continue
 		}
-		p.children = append(p.children, convert(t, c, expando))
+		p.children = append(p.children, convert(t, c, expando, skip))
 	}
 	return p
 }

@@ -1,6 +1,10 @@
 package structural
 
-import "github.com/evgrep/evgrep/syntax"
+import (
+	"bytes"
+
+	"github.com/evgrep/evgrep/syntax"
+)
 
 // relational is inside, has, precedes or follows: a node related to the
 // candidate matches sub; by default only the nearest (the parent, a
@@ -105,8 +109,8 @@ func (r *relational) match(t *syntax.Tree, i int32, e *env) bool {
 		}
 	case "precedes":
 		for s := t.Nodes[i].Next; s >= 0; s = t.Nodes[s].Next {
-			if !t.Nodes[s].Named() {
-				continue // separators between siblings are not neighbors
+			if blankToken(t, s) {
+				continue
 			}
 			if f, st := try(s); f || st {
 				return f
@@ -119,7 +123,7 @@ func (r *relational) match(t *syntax.Tree, i int32, e *env) bool {
 		}
 		var prev []int32
 		for c := t.FirstChild(p); c >= 0 && c != i; c = t.Nodes[c].Next {
-			if t.Nodes[c].Named() {
+			if !blankToken(t, c) {
 				prev = append(prev, c)
 			}
 		}
@@ -130,6 +134,17 @@ func (r *relational) match(t *syntax.Tree, i int32, e *env) bool {
 		}
 	}
 	return false
+}
+
+// blankToken: an anonymous token of white space only (Go's newline
+// terminator), which ast-grep's grammars leave out of the tree. Every other
+// sibling is a neighbor for precedes and follows, anonymous ones too: with
+// stopBy neighbor a separator (Go's `;`, a `,`) stands between two nodes.
+func blankToken(t *syntax.Tree, i int32) bool {
+	if t.Nodes[i].Named() || t.Nodes[i].NumChildren != 0 {
+		return false
+	}
+	return len(bytes.TrimSpace(t.Text(i))) == 0
 }
 
 // fieldChild is the first child of node p in field f (what tree-sitter's

@@ -1,20 +1,32 @@
 package structural
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/evgrep/evgrep/syntax"
 )
 
+// testLang looks a language up for a test: a build without the grammars
+// (CGO_ENABLED=0, checked by TestNoCgo) skips, any other failure fails.
+func testLang(t testing.TB, name string) *Lang {
+	t.Helper()
+	l, err := LookupLang(name)
+	if errors.Is(err, ErrNoCgo) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatalf("language %s: %v", name, err)
+	}
+	return l
+}
+
 // find runs pattern over src and renders each match as its text and its
 // captures (NAME=text, lists as [a|b]).
 func find(t *testing.T, lang, pattern, src string) []string {
 	t.Helper()
-	l, err := LookupLang(lang)
-	if err != nil {
-		t.Skip(err)
-	}
+	l := testLang(t, lang)
 	p, err := CompilePattern(l, pattern)
 	if err != nil {
 		t.Fatalf("%q: %v", pattern, err)
@@ -83,10 +95,7 @@ func TestPatternSemantics(t *testing.T) {
 
 // TestPatternErrors: bad patterns and bounds are errors, not panics.
 func TestPatternErrors(t *testing.T) {
-	l, err := LookupLang("go")
-	if err != nil {
-		t.Skip(err)
-	}
+	l := testLang(t, "go")
 	for p, want := range map[string]string{
 		"":                          "empty pattern",
 		"x := 1\ny := 2":            "more than one syntax node",
@@ -123,9 +132,7 @@ func TestPreprocess(t *testing.T) {
 
 // TestRuleErrors: unknown keys are errors naming the key (and its line).
 func TestRuleErrors(t *testing.T) {
-	if _, err := LookupLang("go"); err != nil {
-		t.Skip(err)
-	}
+	testLang(t, "go")
 	for doc, want := range map[string]string{
 		"id: a\nlanguage: go\nrule:\n  patern: x\n":                                                                `line 4: unknown key "patern" in a rule`,
 		"id: a\nlanguage: go\nfixes: x\nrule:\n  pattern: x\n":                                                     `line 3: unknown key "fixes" in a rule document`,
@@ -163,10 +170,7 @@ func TestRuleErrors(t *testing.T) {
 
 // TestLiterals: the named tokens of a pattern, longest first.
 func TestLiterals(t *testing.T) {
-	l, err := LookupLang("go")
-	if err != nil {
-		t.Skip(err)
-	}
+	l := testLang(t, "go")
 	p, _ := CompilePattern(l, "strings.HasPrefix($S, \"x\")")
 	if got := strings.Join(p.Literals(), ","); got != "HasPrefix,strings" {
 		t.Errorf("literals %q", got)
@@ -181,10 +185,7 @@ func TestLiterals(t *testing.T) {
 // says so (ErrTooManyMatches) with the first MaxMatchesPerFile matches,
 // instead of ending as if it had no more.
 func TestTooManyMatchesSaid(t *testing.T) {
-	l, err := LookupLang("javascript")
-	if err != nil {
-		t.Skip(err)
-	}
+	l := testLang(t, "javascript")
 	k, err := NewKindMatcher(l, "number")
 	if err != nil {
 		t.Fatal(err)

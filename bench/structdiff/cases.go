@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+
+	"github.com/evgrep/evgrep/internal/astsearch"
+	"github.com/evgrep/evgrep/structural"
+	"github.com/evgrep/evgrep/walker"
+)
+
+// testCase is one pattern of cases.txt or one rule file of rules/; lang
+// names the tree searched (DIR/LANG).
+type testCase struct {
+	rule     bool
+	lang     string
+	pattern  string // a pattern case
+	ruleFile string // a rule case: its path, and its name in keys
+	name     string
+}
+
+func (c testCase) key() string {
+	if c.rule {
+		return "rule\t" + c.name
+	}
+	return "pattern\t" + c.lang + "\t" + c.pattern
+}
+
+// loadCases reads cases.txt (LANG<TAB>PATTERN a line, `\n` for a newline
+// in the pattern) and the rule files of rules/.
+func loadCases(dir string) ([]testCase, error) {
+	f, err := os.Open(filepath.Join(dir, "cases.txt"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []testCase
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		lang, pat, ok := strings.Cut(line, "\t")
+		if !ok {
+			return nil, fmt.Errorf("cases.txt:%d: not LANG<TAB>PATTERN", n)
+		}
+		c := testCase{lang: lang, pattern: strings.ReplaceAll(pat, `\n`, "\n")}
+		if seen[c.key()] {
+			return nil, fmt.Errorf("cases.txt:%d: a repeated case", n)
+		}
+		seen[c.key()] = true
+		out = append(out, c)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "rules", "*.yml"))
+	sort.Strings(files)
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		rules, err := structural.ParseRules(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", p, err)
+		}
+		out = append(out, testCase{rule: true, lang: string(rules[0].Lang.Name), ruleFile: p, name: filepath.Base(p)})
+	}
+	return out, nil
+}
+
+// span is one match: a file relative to the tree, its byte range.
+type span struct {
+	file       string
+	start, end int
+}
+
+func (s span) String() string { return fmt.Sprintf("%s:%d-%d", s.file, s.start, s.end) }
+
+func sortSpans(s []span) {
+	sort.Slice(s, func(i, j int) bool {
+		if s[i].file != s[j].file {
+			return s[i].file < s[j].file
+		}
+		if s[i].start != s[j].start {
+			return s[i].start < s[j].start
+		}
+		return s[i].end < s[j].end
+	})
+}
+
+// digest is the SHA-256 of the sorted spans, one a line.
+func digest(s []span) string {
+	sortSpans(s)
+	h := sha256.New()
+	for _, x := range s {
+		fmt.Fprintln(h, x.String())
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// evgrepSpans runs the case with evgrep's structural search over root.
+func evgrepSpans(c testCase, root string) ([]span, error) {
+	o := &astsearch.Options{Roots: []string{root}}
+	o.Walk = walker.DefaultOptions()
+	o.Walk.Threads = runtime.NumCPU()
+	if c.rule {
+		data, err := os.ReadFile(c.ruleFile)
+		if err != nil {
+			return nil, err
+		}
+		rules, err := structural.ParseRules(data)
+		if err != nil {
+			return nil, err
+		}
+		o.Lang, o.Rules, o.Literals = rules[0].Lang, rules, rules[0].Literals()
+	} else {
+		lang, err := structural.LookupLang(c.lang)
+		if err != nil {
+			return nil, err
+		}
+		p, err := structural.CompilePattern(lang, c.pattern)
+		if err != nil {
+			return nil, err
+		}
+		o.Lang, o.Matcher, o.Literals = lang, p, p.Literals()
+	}
+	var out []span
+	var ferr error
+	_, err := astsearch.Run(context.Background(), o, func(f *astsearch.File) {
+		if f.Err != nil && ferr == nil {
+			ferr = fmt.Errorf("%s: %v", f.Path, f.Err)
+		}
+		rel, _ := filepath.Rel(root, f.Path)
+		for _, m := range f.Matches {
+			out = append(out, span{filepath.ToSlash(rel), m.Start, m.End})
+		}
+	})
+	if err == nil {
+		err = ferr
+	}
+	return out, err
+}
+
+// astGrepSpans runs the case with ast-grep (--json=stream) in root.
+func astGrepSpans(bin string, c testCase, root string) ([]span, error) {
+	args := []string{"run", "--pattern", c.pattern, "--lang", c.lang, "--json=stream", "."}
+	if c.rule {
+		args = []string{"scan", "--rule", c.ruleFile, "--json=stream", "."}
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+			return nil, fmt.Errorf("ast-grep %q: %v: %s", args, err, stderr.String())
+		}
+	}
+	var spans []span
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 256<<20)
+	for sc.Scan() {
+		var m struct {
+			File  string `json:"file"`
+			Range struct {
+				ByteOffset struct{ Start, End int } `json:"byteOffset"`
+			} `json:"range"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			return nil, fmt.Errorf("ast-grep output: %v", err)
+		}
+		spans = append(spans, span{filepath.ToSlash(filepath.Clean(m.File)), m.Range.ByteOffset.Start, m.Range.ByteOffset.End})
+	}
+	return spans, sc.Err()
+}

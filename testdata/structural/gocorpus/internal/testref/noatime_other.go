@@ -1,0 +1,6 @@
+//go:build !linux
+
+package testref
+
+// noATime is not available here: Tree may update access times.
+const noATime = 0

@@ -1,0 +1,15 @@
+//go:build !linux && !darwin
+
+package revisions
+
+import "os"
+
+// openFlags are added when Check opens a file; none are portable.
+const openFlags = 0
+
+// identityOf falls back to what os.FileInfo offers everywhere: size and
+// modification time. Device, inode and ctime stay zero, so identities are
+// weaker and the content hash carries more of the check.
+func identityOf(fi os.FileInfo) Identity {
+	return Identity{Size: fi.Size(), Mtime: fi.ModTime().UnixNano()}
+}

@@ -1,0 +1,17 @@
+package walker
+
+// Limits and sizes of the walker, kept in one place.
+const (
+	// maxDefaultThreads caps the default number of walking goroutines,
+	// as ripgrep caps its default thread count at 12.
+	maxDefaultThreads = 12
+	// direntBufSize is the size of each goroutine's getdents buffer,
+	// the size the C library's readdir uses.
+	direntBufSize = 32 << 10
+	// pathBufSize is the initial capacity of each goroutine's scratch
+	// buffer for building paths.
+	pathBufSize = 512
+	// maxGitConfigSize is how much of a git config file is read when
+	// looking for core.excludesFile.
+	maxGitConfigSize = 16 << 20
+)
