@@ -1,0 +1,192 @@
+package syntax
+
+import "bytes"
+
+// phpOpenTag is put before a PHP source that has no opening tag, so that
+// the grammar reads it as code (see ParseCode).
+const phpOpenTag = "<?php "
+
+// ParseCode parses src as code of lang, the way ast-grep 0.51.1 reads a
+// source. For every language but PHP it is ParseFlat. ast-grep parses PHP
+// with the "PHP only" variant of a newer PHP grammar (0.24), in which a
+// file is statements from its first byte; the full grammar compiled in
+// here reads the same code alike once it opens with a tag, so:
+//
+//   - a source without an opening tag (`<?`, after any white space) is
+//     parsed behind an added tag, which is then taken out of the tree and
+//     every offset moved back onto src;
+//   - the two places where the newer grammar's tree differs are rebuilt
+//     as it has them: it has no namespace_name_as_prefix,
+//     namespace_aliasing_clause or property_initializer node (their
+//     children stand in their place), the type `object` is a
+//     primitive_type, and the `function` or `const` of
+//     `use function a;` starts the first namespace_use_clause.
+func ParseCode(lang Language, src []byte) (*Tree, error) {
+	if lang != PHP {
+		return ParseFlat(lang, src)
+	}
+	lead := 0
+	parsed := src
+	if !opensWithTag(src) {
+		lead = len(phpOpenTag)
+		parsed = make([]byte, 0, lead+len(src))
+		parsed = append(append(parsed, phpOpenTag...), src...)
+	}
+	t, err := ParseFlat(lang, parsed)
+	if err != nil {
+		return nil, err
+	}
+	if lead == 0 && !hasKind(t, "namespace_name_as_prefix", "namespace_aliasing_clause", "property_initializer", "namespace_use_declaration", "named_type") {
+		return t, nil
+	}
+	root := unflatten(t, 0)
+	if lead > 0 {
+		dropLead(root, uint32(lead))
+	}
+	phpAsNewer(t, src, root)
+	out := &Tree{Lang: t.Lang, Src: src, HasError: t.HasError, kinds: t.kinds}
+	out.Nodes = make([]Node, 0, len(t.Nodes))
+	out.Nodes = flatten(root, -1, out.Nodes)
+	return out, nil
+}
+
+// opensWithTag: src starts, after white space, with a PHP opening tag.
+func opensWithTag(src []byte) bool {
+	return bytes.HasPrefix(bytes.TrimLeft(src, " \t\r\n\f"), []byte("<?"))
+}
+
+func hasKind(t *Tree, names ...string) bool {
+	for _, name := range names {
+		if id, ok := t.kinds.byName[name]; ok {
+			for i := range t.Nodes {
+				if t.Nodes[i].Kind == id {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// tnode is a node of a tree being rebuilt: its flat node (Parent, Next
+// and NumChildren are recomputed by flatten) and its children.
+type tnode struct {
+	n    Node
+	kind string
+	kids []*tnode
+}
+
+func unflatten(t *Tree, i int32) *tnode {
+	n := &tnode{n: t.Nodes[i], kind: t.Kind(i)}
+	if !t.Nodes[i].Named() {
+		n.kind = "\x00" + n.kind // anonymous kinds apart from named ones
+	}
+	for c := t.FirstChild(i); c >= 0; c = t.Nodes[c].Next {
+		n.kids = append(n.kids, unflatten(t, c))
+	}
+	return n
+}
+
+// flatten appends n's subtree in pre-order under parent.
+func flatten(n *tnode, parent int32, out []Node) []Node {
+	me := int32(len(out))
+	nd := n.n
+	nd.Parent, nd.Next, nd.NumChildren = parent, -1, uint32(len(n.kids))
+	out = append(out, nd)
+	prev := int32(-1)
+	for _, k := range n.kids {
+		at := int32(len(out))
+		if prev >= 0 {
+			out[prev].Next = at
+		}
+		out = flatten(k, me, out)
+		prev = at
+	}
+	return out
+}
+
+// dropLead removes the leaf of the added tag (the first leaf, at offset
+// 0) and moves every range back by lead bytes; the leaf's ancestors then
+// start at their first remaining child, as tree-sitter starts a node at
+// its first token.
+func dropLead(root *tnode, lead uint32) {
+	var path []*tnode
+	for n := root; len(n.kids) > 0 && n.kids[0].n.Start == 0; n = n.kids[0] {
+		path = append(path, n)
+		if k := n.kids[0]; len(k.kids) == 0 {
+			if k.n.End == lead-1 {
+				n.kids = n.kids[1:]
+			} else {
+				path = nil
+			}
+			break
+		}
+	}
+	shiftAll(root, lead)
+	for i := len(path) - 1; i >= 0; i-- {
+		n := path[i]
+		if len(n.kids) > 0 {
+			n.n.Start = n.kids[0].n.Start
+		} else {
+			n.n.Start = n.n.End
+		}
+	}
+}
+
+func shiftAll(n *tnode, lead uint32) {
+	shift(&n.n, lead)
+	for _, k := range n.kids {
+		shiftAll(k, lead)
+	}
+}
+
+// shift moves a range back by lead bytes (a range within them ends at 0).
+func shift(n *Node, lead uint32) {
+	n.Start = max(n.Start, lead) - lead
+	n.End = max(n.End, lead) - lead
+}
+
+// phpSpliced are the kinds the newer grammar does not have: their
+// children stand in their place.
+var phpSpliced = map[string]bool{"namespace_name_as_prefix": true, "namespace_aliasing_clause": true, "property_initializer": true}
+
+// phpAsNewer rebuilds the parts of a PHP tree where the newer grammar
+// ast-grep uses differs from the one compiled in (see ParseCode).
+func phpAsNewer(t *Tree, src []byte, n *tnode) {
+	var kids []*tnode
+	for _, k := range n.kids {
+		phpAsNewer(t, src, k)
+		if phpSpliced[k.kind] {
+			kids = append(kids, k.kids...)
+			continue
+		}
+		kids = append(kids, k)
+	}
+	n.kids = kids
+	if n.kind == "named_type" && len(n.kids) == 1 && n.kids[0].kind == "name" &&
+		bytes.EqualFold(src[n.n.Start:n.n.End], []byte("object")) {
+		// `object` is a primitive type there, its keyword anonymous.
+		if id, ok := t.kinds.byName["primitive_type"]; ok {
+			n.kind, n.n.Kind = "primitive_type", id
+			k := n.kids[0]
+			k.kind, k.n.flags = "\x00object", k.n.flags&^flagNamed
+			for i, name := range t.kinds.names {
+				if name == "object" && uint16(i) != t.kinds.byName["object"] {
+					k.n.Kind = uint16(i)
+					break
+				}
+			}
+		}
+	}
+	if n.kind == "namespace_use_declaration" {
+		for i := 0; i+1 < len(n.kids); i++ {
+			k, next := n.kids[i], n.kids[i+1]
+			if (k.kind == "\x00function" || k.kind == "\x00const") && next.kind == "namespace_use_clause" {
+				next.kids = append([]*tnode{k}, next.kids...)
+				next.n.Start = k.n.Start
+				n.kids = append(n.kids[:i], n.kids[i+1:]...)
+				break
+			}
+		}
+	}
+}
