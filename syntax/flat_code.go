@@ -7,7 +7,11 @@ import "bytes"
 const phpOpenTag = "<?php "
 
 // ParseCode parses src as code of lang, the way ast-grep 0.51.1 reads a
-// source. For every language but PHP it is ParseFlat. ast-grep parses PHP
+// source. For every language but PHP, JavaScript, TypeScript and TSX it is
+// ParseFlat. The JavaScript grammars compiled in here start the `<`, `</`
+// or `{` of a JSX tag or expression that follows JSX text at the white
+// space before it (and so the element); the newer ones ast-grep uses
+// start them at the token, and so does ParseCode. ast-grep parses PHP
 // with the "PHP only" variant of a newer PHP grammar (0.24), in which a
 // file is statements from its first byte; the full grammar compiled in
 // here reads the same code alike once it opens with a tag, so:
@@ -22,7 +26,15 @@ const phpOpenTag = "<?php "
 //     primitive_type, and the `function` or `const` of
 //     `use function a;` starts the first namespace_use_clause.
 func ParseCode(lang Language, src []byte) (*Tree, error) {
-	if lang != PHP {
+	switch lang {
+	case JavaScript, TypeScript, TSX:
+		t, err := ParseFlat(lang, src)
+		if err != nil {
+			return nil, err
+		}
+		return jsxTagsAsNewer(t), nil
+	case PHP:
+	default:
 		return ParseFlat(lang, src)
 	}
 	lead := 0
@@ -190,3 +202,39 @@ func phpAsNewer(t *Tree, src []byte, n *tnode) {
 		}
 	}
 }
+
+// jsxTagsAsNewer returns t, or a copy of it in which every `<`, `</` and
+// `{` token that starts with white space (a JSX tag or expression after
+// JSX text) starts after it, and so do the ancestors that started with
+// the token.
+func jsxTagsAsNewer(t *Tree) *Tree {
+	var out *Tree
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		if n.Named() || n.NumChildren != 0 || n.Start >= n.End || !jsxSpace(t.Src[n.Start]) {
+			continue
+		}
+		if k := t.Kind(int32(i)); k != "<" && k != "</" && k != "{" {
+			continue
+		}
+		if out == nil {
+			out = &Tree{Lang: t.Lang, Src: t.Src, HasError: t.HasError, kinds: t.kinds}
+			out.Nodes = append([]Node(nil), t.Nodes...)
+		}
+		old := n.Start
+		at := old
+		for at < n.End && jsxSpace(t.Src[at]) {
+			at++
+		}
+		for j := int32(i); j >= 0 && out.Nodes[j].Start == old; j = out.Nodes[j].Parent {
+			out.Nodes[j].Start = at
+		}
+	}
+	if out == nil {
+		return t
+	}
+	return out
+}
+
+// jsxSpace: white space before a JSX tag.
+func jsxSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }

@@ -2,6 +2,7 @@ package astsearch
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -56,5 +57,78 @@ func TestLangCasesAgainstAstGrep(t *testing.T) {
 			t.Errorf("%s: ast-grep finds nothing in the fixture; the case tests nothing", key)
 		}
 		sameAnswer(t, key, want, wantSpans, got)
+	}
+}
+
+// langRewrites: a fixture file, a pattern and a template, over the
+// fixtures of cases/langs.txt.
+var langRewrites = []struct{ lang, file, pattern, template string }{
+	// Each element keeps its line: the match starts at its `<`.
+	{"tsx", "tsx/TodoList.tsx", "<$E $$$A />", "<$E $$$A></$E>"},
+	{"tsx", "tsx/TodoList.tsx", "<span>$$$C</span>", "<em>$$$C</em>"},
+	{"php", "php/SessionCache.php", "isset($A)", "array_key_exists($A)"},
+	{"php", "php/routes.php", "return null;", "return response(404);"},
+}
+
+// TestLangRewritesAgainstAstGrep: the file evgrep's rewrite gives is the
+// file `ast-grep run -p P -r T -U` writes, byte for byte.
+func TestLangRewritesAgainstAstGrep(t *testing.T) {
+	needParsers(t)
+	if _, err := os.Stat(filepath.Join(testref.Dir(), "structural", "langs-rewrite.json")); err != nil && astGrep() == "" {
+		t.Fatalf("no ast-grep and no recorded answers: %v", err)
+	}
+	g := openGolden(t, "langs-rewrite")
+	fixtures, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "structural"))
+	for _, c := range langRewrites {
+		key := c.lang + "\t" + c.file + "\t" + c.pattern + "\t" + c.template
+		src, err := os.ReadFile(filepath.Join(fixtures, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want string
+		if g.live != "" {
+			tmp := filepath.Join(t.TempDir(), filepath.Base(c.file))
+			if err := os.WriteFile(tmp, src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err := exec.Command(g.live, "run", "-p", c.pattern, "-r", c.template, "-l", c.lang, "-U", tmp).CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s: ast-grep: %v: %s", key, err, out)
+			}
+			res, _ := os.ReadFile(tmp)
+			if string(res) == string(src) {
+				t.Errorf("%s: ast-grep changes nothing (a weak case)", key)
+			}
+			want = digest(res)
+			g.mu.Lock()
+			g.Answers[key] = answer{Digest: want, Count: len(res)}
+			g.mu.Unlock()
+		} else if a, ok := g.Answers[key]; ok {
+			want = a.Digest
+		} else {
+			t.Errorf("%s: not recorded", key)
+			continue
+		}
+		lang, err := structural.LookupLang(c.lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := structural.CompilePattern(lang, c.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := src
+		var diff string
+		_, err = Run(&Options{Roots: []string{filepath.Join(fixtures, c.file)}, Walk: walkerOptions(), Lang: lang, Matcher: p, Literals: p.Literals()}, func(f *File) {
+			edits := Edits(f, c.template)
+			got = Apply(f.Src, edits)
+			diff = UnifiedDiff("f", f.Src, edits)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if digest(got) != want {
+			t.Errorf("%s: evgrep's rewrite differs from ast-grep's:\n%s", key, diff)
+		}
 	}
 }
