@@ -238,3 +238,46 @@ func jsxTagsAsNewer(t *Tree) *Tree {
 
 // jsxSpace: white space before a JSX tag.
 func jsxSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+
+// ParseRegions parses each region of src (a byte range) as a document of
+// lang of its own, as ParseCode parses a source, and returns them as one
+// Tree over src: the regions' trees one after another, each moved to its
+// region's offset, each with its own root (Parent -1). It is how a block
+// embedded in another language's file (a <script> of an HTML page) is
+// searched with the offsets of the file. Regions must be in order and not
+// overlap.
+func ParseRegions(lang Language, src []byte, regions [][2]int) (*Tree, error) {
+	out := &Tree{Lang: lang, Src: src}
+	for _, r := range regions {
+		if r[0] < 0 || r[1] < r[0] || r[1] > len(src) {
+			return nil, &Error{"region out of the source"}
+		}
+		t, err := ParseCode(lang, src[r[0]:r[1]])
+		if err != nil {
+			return nil, err
+		}
+		out.kinds = t.kinds
+		out.HasError = out.HasError || t.HasError
+		base := int32(len(out.Nodes))
+		off := uint32(r[0])
+		for _, n := range t.Nodes {
+			n.Start += off
+			n.End += off
+			if n.Parent >= 0 {
+				n.Parent += base
+			}
+			if n.Next >= 0 {
+				n.Next += base
+			}
+			out.Nodes = append(out.Nodes, n)
+		}
+	}
+	if out.kinds == nil {
+		k, err := kinds(lang)
+		if err != nil {
+			return nil, err
+		}
+		out.kinds = k
+	}
+	return out, nil
+}
