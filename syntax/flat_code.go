@@ -11,7 +11,11 @@ const phpOpenTag = "<?php "
 // ParseFlat. The JavaScript grammars compiled in here start the `<`, `</`
 // or `{` of a JSX tag or expression that follows JSX text at the white
 // space before it (and so the element); the newer ones ast-grep uses
-// start them at the token, and so does ParseCode. ast-grep parses PHP
+// start them at the token, and so does ParseCode. The Kotlin grammar
+// compiled in ends a `return` before a value that starts with the letter
+// e (`return emptyMap()`: its scanner's look-ahead for `else` ends the
+// statement there), leaving the value a statement of its own; the newer
+// one returns the value, and so does ParseCode. ast-grep parses PHP
 // with the "PHP only" variant of a newer PHP grammar (0.24), in which a
 // file is statements from its first byte; the full grammar compiled in
 // here reads the same code alike once it opens with a tag, so:
@@ -33,6 +37,12 @@ func ParseCode(lang Language, src []byte) (*Tree, error) {
 			return nil, err
 		}
 		return jsxTagsAsNewer(t), nil
+	case Kotlin:
+		t, err := ParseFlat(lang, src)
+		if err != nil {
+			return nil, err
+		}
+		return kotlinReturnsAsNewer(t), nil
 	case PHP:
 	default:
 		return ParseFlat(lang, src)
@@ -280,4 +290,64 @@ func ParseRegions(lang Language, src []byte, regions [][2]int) (*Tree, error) {
 		out.kinds = k
 	}
 	return out, nil
+}
+
+// kotlinReturnsAsNewer returns t, or, where a bare `return` is followed
+// on its line by a value that starts with `e`, a rebuilt tree in which
+// that value (the next statement) is the return's value and the nodes
+// that ended with the `return` end with the value.
+func kotlinReturnsAsNewer(t *Tree) *Tree {
+	found := false
+	for i := range t.Nodes {
+		if t.Nodes[i].NumChildren == 1 && t.Kind(int32(i)) == "jump_expression" {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return t
+	}
+	root := unflatten(t, 0)
+	if !kotlinJoinReturns(t.Src, root) {
+		return t
+	}
+	out := &Tree{Lang: t.Lang, Src: t.Src, HasError: t.HasError, kinds: t.kinds}
+	out.Nodes = flatten(root, -1, make([]Node, 0, len(t.Nodes)))
+	return out
+}
+
+func kotlinJoinReturns(src []byte, n *tnode) bool {
+	changed := false
+	for i := 0; i < len(n.kids); i++ {
+		if kotlinJoinReturns(src, n.kids[i]) {
+			changed = true
+		}
+		if i+1 >= len(n.kids) {
+			break
+		}
+		// The chain of last children that ends with a bare return.
+		var chain []*tnode
+		for k := n.kids[i]; ; k = k.kids[len(k.kids)-1] {
+			chain = append(chain, k)
+			if k.kind == "jump_expression" || len(k.kids) == 0 || k.kids[len(k.kids)-1].n.End != k.n.End {
+				break
+			}
+		}
+		j := chain[len(chain)-1]
+		if j.kind != "jump_expression" || len(j.kids) != 1 || j.kids[0].kind != "\x00return" {
+			continue
+		}
+		next := n.kids[i+1]
+		gap := src[j.n.End:next.n.Start]
+		if len(bytes.Trim(gap, " \t")) != 0 || len(gap) == 0 || src[next.n.Start] != 'e' || !next.n.Named() {
+			continue
+		}
+		j.kids = append(j.kids, next)
+		for _, c := range chain {
+			c.n.End = next.n.End
+		}
+		n.kids = append(n.kids[:i+1], n.kids[i+2:]...)
+		changed = true
+	}
+	return changed
 }

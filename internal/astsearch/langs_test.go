@@ -68,6 +68,7 @@ var langRewrites = []struct{ lang, file, pattern, template string }{
 	{"tsx", "tsx/TodoList.tsx", "<span>$$$C</span>", "<em>$$$C</em>"},
 	{"php", "php/SessionCache.php", "isset($A)", "array_key_exists($A)"},
 	{"php", "php/routes.php", "return null;", "return response(404);"},
+	{"kotlin", "kotlin/UserStats.kt", "$A ?: return emptyMap()", "$A ?: return mapOf()"},
 	// In the blocks of an HTML file, at the file's offsets.
 	{"javascript", "html/dashboard.html", "console.log($$$A)", "logger.info($$$A)"},
 	{"javascript", "html/settings.htm", "const $A = $B", "let $A = $B"},
