@@ -27,7 +27,8 @@ const phpOpenTag = "<?php "
 //     as it has them: it has no namespace_name_as_prefix,
 //     namespace_aliasing_clause or property_initializer node (their
 //     children stand in their place), the type `object` is a
-//     primitive_type, and the `function` or `const` of
+//     primitive_type, the `[$k, $v]` of `foreach ($m as [$k, $v])` is a
+//     list_literal of the variables, and the `function` or `const` of
 //     `use function a;` starts the first namespace_use_clause.
 func ParseCode(lang Language, src []byte) (*Tree, error) {
 	switch lang {
@@ -58,7 +59,7 @@ func ParseCode(lang Language, src []byte) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	if lead == 0 && !hasKind(t, "namespace_name_as_prefix", "namespace_aliasing_clause", "property_initializer", "namespace_use_declaration", "named_type") {
+	if lead == 0 && !hasKind(t, "namespace_name_as_prefix", "namespace_aliasing_clause", "property_initializer", "namespace_use_declaration", "named_type", "foreach_statement") {
 		return t, nil
 	}
 	root := unflatten(t, 0)
@@ -168,6 +169,17 @@ func shift(n *Node, lead uint32) {
 	n.End = max(n.End, lead) - lead
 }
 
+// phpListOfVariables: every element of the array is a variable (what a
+// list_literal of the newer grammar holds), none a bare name.
+func phpListOfVariables(a *tnode) bool {
+	for _, e := range a.kids {
+		if e.kind == "array_element_initializer" && (len(e.kids) != 1 || e.kids[0].kind == "name" || e.kids[0].kind == "qualified_name") {
+			return false
+		}
+	}
+	return true
+}
+
 // phpSpliced are the kinds the newer grammar does not have: their
 // children stand in their place.
 var phpSpliced = map[string]bool{"namespace_name_as_prefix": true, "namespace_aliasing_clause": true, "property_initializer": true}
@@ -198,6 +210,32 @@ func phpAsNewer(t *Tree, src []byte, n *tnode) {
 					break
 				}
 			}
+		}
+	}
+	if n.kind == "foreach_statement" {
+		// `foreach ($m as [$k, $v])`: the target is a list_literal of
+		// the values, not an array of initializers.
+		for i := 1; i < len(n.kids); i++ {
+			k := n.kids[i]
+			id, ok := t.kinds.byName["list_literal"]
+			if !ok || k.kind != "array_creation_expression" || n.kids[i-1].kind != "\x00as" {
+				continue
+			}
+			if !phpListOfVariables(k) {
+				// A list of names (a pattern's metavariables) is an
+				// array to the newer grammar too.
+				continue
+			}
+			k.kind, k.n.Kind = "list_literal", id
+			var kids []*tnode
+			for _, e := range k.kids {
+				if e.kind == "array_element_initializer" && len(e.kids) == 1 {
+					kids = append(kids, e.kids[0])
+					continue
+				}
+				kids = append(kids, e)
+			}
+			k.kids = kids
 		}
 	}
 	if n.kind == "namespace_use_declaration" {

@@ -18,3 +18,7 @@ $router->post('/login', function ($request) use ($auth) {
 foreach ($plugins as $name => $plugin) {
     $router->mount('/' . $name, $plugin->routes());
 }
+
+foreach ($redirects as [$from, $to]) {
+    $router->get($from, fn () => redirect($to));
+}
