@@ -2,7 +2,6 @@ package structural
 
 import (
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
@@ -81,20 +80,10 @@ func LangNames() []string {
 }
 
 // HasFile reports whether a file of this path belongs to the language by
-// its extension (ast-grep's extension lists).
+// its extension (ast-grep's extension lists), or is an HTML file that
+// embeds blocks of it (see IsHTMLHost).
 func (l *Lang) HasFile(p string) bool {
-	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
-	i := strings.LastIndexByte(base, '.')
-	if i < 0 {
-		return false
-	}
-	ext := base[i+1:]
-	for _, e := range l.exts {
-		if e == ext {
-			return true
-		}
-	}
-	return false
+	return hasExt(p, l.exts) || l.IsHTMLHost(p)
 }
 
 // Globs are the file globs of the language ("*.go").

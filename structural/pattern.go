@@ -61,7 +61,7 @@ func CompilePattern(lang *Lang, src string) (*Pattern, error) {
 		return nil, errors.New("empty pattern")
 	}
 	proc := lang.preprocess(src)
-	t, err := syntax.ParseFlat(lang.Name, []byte(proc))
+	t, err := syntax.ParseCode(lang.Name, []byte(proc))
 	if err != nil {
 		return nil, fmt.Errorf("cannot parse the pattern: %w", err)
 	}

@@ -212,7 +212,7 @@ func (s *sink) End(e walker.Entry, err error) bool {
 	}
 	s.r.parsed.Add(1)
 	f := &File{Path: e.Path, Src: c.Bytes(), Rev: rev}
-	f.Tree, f.Err = syntax.ParseFlatOnce(o.Lang.Name, c.Bytes())
+	f.Tree, f.Err = o.Lang.ParseFile(e.Path, c.Bytes())
 	if f.Err == nil {
 		if o.Rules != nil {
 			f.Matches, f.Err = structural.FindRules(f.Tree, o.Rules)

@@ -1,0 +1,4 @@
+export function applyTheme(name) {
+  document.documentElement.dataset.theme = name;
+  console.log("theme", name);
+}
