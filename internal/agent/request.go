@@ -172,8 +172,17 @@ func ParseRequest(data []byte) (*Request, error) {
 	return &r, r.Validate()
 }
 
-// Validate checks ranges and combinations of fields.
+// Validate checks ranges and combinations of fields, then that every
+// field set is one the request's mode takes (modeFields).
 func (r *Request) Validate() error {
+	if err := r.validate(); err != nil {
+		return err
+	}
+	return r.checkModeFields()
+}
+
+// validate is each mode's own checks of ranges, forms and combinations.
+func (r *Request) validate() error {
 	if len(r.Terms) > 0 || r.Match != "" {
 		return r.validateTerms()
 	}

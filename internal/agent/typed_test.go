@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,6 +43,48 @@ func TestCursorDispatchIsTyped(t *testing.T) {
 		a := HandleJSON(context.Background(), []byte(`{"cursor":"`+tok+`"}`), env)
 		if !a.Failed || a.Details.Error == nil || a.Details.Error.Code != string(snapshot.CodeWrongKind) {
 			t.Errorf("%s snapshot with a %s cursor: %s", c.analysis, c.kind, a.Text)
+		}
+	}
+}
+
+// TestEveryModeRefusesForeignFields: for every mode, each request field
+// that its modeFields entry does not list is refused when set, with the
+// fields the mode takes; none is quietly ignored (mode rank once took
+// rewrite without a word).
+func TestEveryModeRefusesForeignFields(t *testing.T) {
+	values := map[string]string{
+		"pattern": `"x"`, "path": `"."`, "paths": `["a"]`, "glob": `["*.go"]`, "exclude": `["*.md"]`,
+		"literal": `true`, "ignoreCase": `true`, "hidden": `false`, "context": `1`, "limit": `2`,
+		"line": `3`, "matchIndex": `1`, "matchIndices": `[1]`, "targets": `[{"path":"a","line":1}]`,
+		"cursor": `"c"`, "items": `"exports"`, "budget": `"tight"`, "lang": `"go"`, "kind": `"call_expression"`,
+		"rewrite": `"y"`, "apply": `true`, "preview": `"p"`, "symbol": `"S"`, "parseBudget": `5`,
+		"terms": `["a","b"]`, "match": `"all"`, "rev": `"HEAD"`, "changedSince": `"HEAD"`,
+		"query": `"q"`, "related": `{"path":"a","line":1}`,
+	}
+	bases := map[string]string{
+		modeSearch: `"pattern":"x"`, modeTerms: `"terms":["a","b"]`, ModeInspect: `"mode":"inspect","path":"a","line":1`,
+		ModeOutline: `"mode":"outline"`, ModeStructural: `"mode":"structural","pattern":"f($A)","lang":"go"`,
+		ModeImpact: `"mode":"impact","symbol":"S"`, ModeImports: `"mode":"imports","path":"a.go"`,
+		ModeTests: `"mode":"tests","path":"a.go"`, ModeRank: `"mode":"rank","query":"q"`,
+	}
+	for kind, allowed := range modeFields {
+		base, ok := bases[kind]
+		if !ok {
+			t.Fatalf("no base request for %s", kind)
+		}
+		for _, name := range requestFields {
+			if name == "" || slices.Contains(allowed, name) || strings.Contains(base, `"`+name+`"`) {
+				continue
+			}
+			v, ok := values[name]
+			if !ok {
+				t.Fatalf("no value for field %s", name)
+			}
+			req := "{" + base + `,"` + name + `":` + v + "}"
+			_, err := ParseRequest([]byte(req))
+			if err == nil {
+				t.Errorf("%s: %s is taken", kind, req)
+			}
 		}
 	}
 }
