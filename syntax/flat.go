@@ -1,7 +1,6 @@
 package syntax
 
 import (
-	"fmt"
 	"sync"
 )
 
@@ -162,14 +161,8 @@ func KindName(lang Language, id uint16) string {
 // (bounded in entries and retained nodes), so a source asked about twice
 // is parsed once. Errors: ErrNoParser, ErrTooLarge.
 func ParseFlat(lang Language, src []byte) (*Tree, error) {
-	if !Supported(lang) {
-		if lang.Known() {
-			return nil, ErrNoParser
-		}
-		return nil, fmt.Errorf("%w for language %q", ErrNoParser, string(lang))
-	}
-	if len(src) > MaxSource {
-		return nil, fmt.Errorf("%w: %d bytes, over the %d MiB cap", ErrTooLarge, len(src), MaxSource>>20)
+	if err := parseable(lang, src); err != nil {
+		return nil, err
 	}
 	return defaultTrees.get(lang, src, parseFlat)
 }
@@ -178,14 +171,8 @@ func ParseFlat(lang Language, src []byte) (*Tree, error) {
 // parsed once (a search's walk reads each file once), so that its tree is
 // garbage as soon as the caller drops it.
 func ParseFlatOnce(lang Language, src []byte) (*Tree, error) {
-	if !Supported(lang) {
-		if lang.Known() {
-			return nil, ErrNoParser
-		}
-		return nil, fmt.Errorf("%w for language %q", ErrNoParser, string(lang))
-	}
-	if len(src) > MaxSource {
-		return nil, fmt.Errorf("%w: %d bytes, over the %d MiB cap", ErrTooLarge, len(src), MaxSource>>20)
+	if err := parseable(lang, src); err != nil {
+		return nil, err
 	}
 	return parseFlat(lang, src)
 }

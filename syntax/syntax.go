@@ -215,14 +215,24 @@ func HasErrors(lang Language, src []byte) (bool, error) {
 
 // load returns the index of src, from the cache or by parsing.
 func load(lang Language, src []byte) (*index, error) {
-	if !Supported(lang) {
-		if lang.Known() {
-			return nil, ErrNoParser
-		}
-		return nil, fmt.Errorf("%w for language %q", ErrNoParser, string(lang))
-	}
-	if len(src) > MaxSource {
-		return nil, fmt.Errorf("%w: %d bytes, over the %d MiB cap", ErrTooLarge, len(src), MaxSource>>20)
+	if err := parseable(lang, src); err != nil {
+		return nil, err
 	}
 	return defaultCache.get(lang, src, parse)
+}
+
+// parseable is the error of a source that is not parsed: a language
+// without a parser (ErrNoParser), or a source over MaxSource
+// (ErrTooLarge).
+func parseable(lang Language, src []byte) error {
+	if !Supported(lang) {
+		if lang.Known() {
+			return ErrNoParser
+		}
+		return fmt.Errorf("%w for language %q", ErrNoParser, string(lang))
+	}
+	if len(src) > MaxSource {
+		return fmt.Errorf("%w: %d bytes, over the %d MiB cap", ErrTooLarge, len(src), MaxSource>>20)
+	}
+	return nil
 }
