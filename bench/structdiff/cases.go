@@ -2,20 +2,16 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
 
 	"github.com/evgrep/evgrep/internal/astsearch"
+	"github.com/evgrep/evgrep/internal/astsearch/astgreptest"
 	"github.com/evgrep/evgrep/structural"
 	"github.com/evgrep/evgrep/walker"
 )
@@ -81,34 +77,12 @@ func loadCases(dir string) ([]testCase, error) {
 }
 
 // span is one match: a file relative to the tree, its byte range.
-type span struct {
-	file       string
-	start, end int
-}
+type span = astgreptest.Span
 
-func (s span) String() string { return fmt.Sprintf("%s:%d-%d", s.file, s.start, s.end) }
-
-func sortSpans(s []span) {
-	sort.Slice(s, func(i, j int) bool {
-		if s[i].file != s[j].file {
-			return s[i].file < s[j].file
-		}
-		if s[i].start != s[j].start {
-			return s[i].start < s[j].start
-		}
-		return s[i].end < s[j].end
-	})
-}
+func sortSpans(s []span) { astgreptest.Sort(s) }
 
 // digest is the SHA-256 of the sorted spans, one a line.
-func digest(s []span) string {
-	sortSpans(s)
-	h := sha256.New()
-	for _, x := range s {
-		fmt.Fprintln(h, x.String())
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
+func digest(s []span) string { return astgreptest.Digest(s) }
 
 // evgrepSpans runs the case with evgrep's structural search over root.
 func evgrepSpans(c testCase, root string) ([]span, error) {
@@ -144,7 +118,7 @@ func evgrepSpans(c testCase, root string) ([]span, error) {
 		}
 		rel, _ := filepath.Rel(root, f.Path)
 		for _, m := range f.Matches {
-			out = append(out, span{filepath.ToSlash(rel), m.Start, m.End})
+			out = append(out, span{File: filepath.ToSlash(rel), Start: m.Start, End: m.End})
 		}
 	})
 	if err == nil {
@@ -155,34 +129,9 @@ func evgrepSpans(c testCase, root string) ([]span, error) {
 
 // astGrepSpans runs the case with ast-grep (--json=stream) in root.
 func astGrepSpans(bin string, c testCase, root string) ([]span, error) {
-	args := []string{"run", "--pattern", c.pattern, "--lang", c.lang, "--json=stream", "."}
+	args := []string{"run", "--pattern", c.pattern, "--lang", c.lang, "."}
 	if c.rule {
-		args = []string{"scan", "--rule", c.ruleFile, "--json=stream", "."}
+		args = []string{"scan", "--rule", c.ruleFile, "."}
 	}
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = root
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-			return nil, fmt.Errorf("ast-grep %q: %v: %s", args, err, stderr.String())
-		}
-	}
-	var spans []span
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 256<<20)
-	for sc.Scan() {
-		var m struct {
-			File  string `json:"file"`
-			Range struct {
-				ByteOffset struct{ Start, End int } `json:"byteOffset"`
-			} `json:"range"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			return nil, fmt.Errorf("ast-grep output: %v", err)
-		}
-		spans = append(spans, span{filepath.ToSlash(filepath.Clean(m.File)), m.Range.ByteOffset.Start, m.Range.ByteOffset.End})
-	}
-	return spans, sc.Err()
+	return astgreptest.Run(bin, args, root)
 }

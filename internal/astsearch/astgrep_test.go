@@ -1,11 +1,7 @@
 package astsearch
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,11 +9,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/evgrep/evgrep/internal/astsearch/astgreptest"
 	"github.com/evgrep/evgrep/internal/testref"
 	"github.com/evgrep/evgrep/structural"
 	"github.com/evgrep/evgrep/walker"
@@ -40,24 +36,9 @@ func astGrep() string {
 }
 
 // span is one match: a file relative to the searched root, byte range.
-type span struct {
-	File       string
-	Start, End int
-}
+type span = astgreptest.Span
 
-func (s span) String() string { return fmt.Sprintf("%s:%d-%d", s.File, s.Start, s.End) }
-
-func sortSpans(s []span) {
-	sort.Slice(s, func(i, j int) bool {
-		if s[i].File != s[j].File {
-			return s[i].File < s[j].File
-		}
-		if s[i].Start != s[j].Start {
-			return s[i].Start < s[j].Start
-		}
-		return s[i].End < s[j].End
-	})
-}
+func sortSpans(s []span) { astgreptest.Sort(s) }
 
 // answer is a recorded match set: the count and a digest of the sorted
 // spans, and the spans themselves when there are few.
@@ -68,16 +49,12 @@ type answer struct {
 }
 
 func answerOf(s []span) answer {
-	sortSpans(s)
-	h := sha256.New()
-	a := answer{Count: len(s)}
-	for _, x := range s {
-		fmt.Fprintln(h, x.String())
-		if len(s) <= 50 {
+	a := answer{Count: len(s), Digest: astgreptest.Digest(s)}
+	if len(s) <= 50 {
+		for _, x := range s {
 			a.Matches = append(a.Matches, x.String())
 		}
 	}
-	a.Digest = hex.EncodeToString(h.Sum(nil))
 	return a
 }
 
@@ -153,30 +130,9 @@ func (g *golden) reference(t *testing.T, key string, args []string, dir string) 
 // (files relative to dir).
 func runAstGrep(t *testing.T, bin string, args []string, dir string) []span {
 	t.Helper()
-	cmd := exec.Command(bin, append(args, "--json=stream")...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	spans, err := astgreptest.Run(bin, args, dir)
 	if err != nil {
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-			t.Fatalf("ast-grep %q: %v: %s", args, err, stderr.String())
-		}
-	}
-	var spans []span
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var m struct {
-			File  string `json:"file"`
-			Range struct {
-				ByteOffset struct{ Start, End int } `json:"byteOffset"`
-			} `json:"range"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatalf("ast-grep output: %v: %s", err, sc.Bytes())
-		}
-		spans = append(spans, span{filepath.ToSlash(filepath.Clean(m.File)), m.Range.ByteOffset.Start, m.Range.ByteOffset.End})
+		t.Fatal(err)
 	}
 	return spans
 }
@@ -193,7 +149,7 @@ func evgrepSpans(t *testing.T, lang *structural.Lang, m structural.Matcher, lits
 		}
 		rel, _ := filepath.Rel(dir, f.Path)
 		for _, x := range f.Matches {
-			spans = append(spans, span{filepath.ToSlash(rel), x.Start, x.End})
+			spans = append(spans, span{File: filepath.ToSlash(rel), Start: x.Start, End: x.End})
 		}
 	})
 	if err != nil {

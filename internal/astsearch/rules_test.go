@@ -51,7 +51,7 @@ func TestRulesAgainstAstGrep(t *testing.T) {
 			}
 			rel, _ := filepath.Rel(cdir, f.Path)
 			for _, x := range f.Matches {
-				got = append(got, span{filepath.ToSlash(rel), x.Start, x.End})
+				got = append(got, span{File: filepath.ToSlash(rel), Start: x.Start, End: x.End})
 			}
 		})
 		if err != nil {
