@@ -79,7 +79,6 @@ func loadCases(dir string) ([]testCase, error) {
 // span is one match: a file relative to the tree, its byte range.
 type span = astgreptest.Span
 
-
 // digest is the SHA-256 of the sorted spans, one a line.
 func digest(s []span) string { return astgreptest.Digest(s) }
 

@@ -38,7 +38,6 @@ func astGrep() string {
 // span is one match: a file relative to the searched root, byte range.
 type span = astgreptest.Span
 
-
 // answer is a recorded match set: the count and a digest of the sorted
 // spans, and the spans themselves when there are few.
 type answer struct {
