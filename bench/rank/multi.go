@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"hash/fnv"
@@ -75,39 +74,27 @@ var kinds = map[string]bool{"architecture": true, "semantic": true, "symbol": tr
 
 // readMulti reads a file of corpus <TAB> kind <TAB> query <TAB> files.
 func readMulti(path, source string, trees map[string]tree) ([]mquery, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	var out []mquery
-	sc := bufio.NewScanner(f)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		cols := strings.Split(line, "\t")
+	err := readTSV(path, func(n int, cols []string) error {
 		if len(cols) != 4 || !kinds[cols[1]] {
-			return nil, fmt.Errorf("%s:%d: want corpus<TAB>kind<TAB>query<TAB>files", path, n)
+			return fmt.Errorf("%s:%d: want corpus<TAB>kind<TAB>query<TAB>files", path, n)
 		}
 		t, ok := trees[cols[0]]
 		if !ok {
-			return nil, fmt.Errorf("%s:%d: no tree %q in corpora.tsv", path, n, cols[0])
+			return fmt.Errorf("%s:%d: no tree %q in corpora.tsv", path, n, cols[0])
 		}
 		q := mquery{corpus: cols[0], kind: cols[1], text: cols[2], source: source, relevant: map[string]bool{}}
 		for _, r := range strings.Split(cols[3], ",") {
 			r = strings.TrimSpace(r)
 			if _, err := os.Stat(filepath.Join(t.dir, r)); err != nil {
-				return nil, fmt.Errorf("%s:%d: %s has no file %s", path, n, t.name, r)
+				return fmt.Errorf("%s:%d: %s has no file %s", path, n, t.name, r)
 			}
 			q.relevant[r] = true
 		}
 		out = append(out, q)
-	}
-	return out, sc.Err()
+		return nil
+	})
+	return out, err
 }
 
 // literalRank is the grep baseline: the files that hold the whole query

@@ -35,12 +35,30 @@ func (q *query) split() string {
 
 // handWritten reads queries.tsv.
 func handWritten(path string) ([]query, error) {
+	var out []query
+	err := readTSV(path, func(n int, cols []string) error {
+		if len(cols) != 3 || cols[0] != "goroot" && cols[0] != "repo" {
+			return fmt.Errorf("%s:%d: want corpus<TAB>query<TAB>files", path, n)
+		}
+		q := query{set: "hand-" + cols[0], corpus: cols[0], text: cols[1], relevant: map[string]bool{}}
+		for _, r := range strings.Split(cols[2], ",") {
+			q.relevant[strings.TrimSpace(r)] = true
+		}
+		out = append(out, q)
+		return nil
+	})
+	return out, err
+}
+
+// readTSV calls each with the 1-based number and the tab-separated
+// columns of every line of path that is not empty or a # comment; the
+// first error it returns ends the read.
+func readTSV(path string, each func(n int, cols []string) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	var out []query
 	sc := bufio.NewScanner(f)
 	n := 0
 	for sc.Scan() {
@@ -49,17 +67,11 @@ func handWritten(path string) ([]query, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		cols := strings.Split(line, "\t")
-		if len(cols) != 3 || cols[0] != "goroot" && cols[0] != "repo" {
-			return nil, fmt.Errorf("%s:%d: want corpus<TAB>query<TAB>files", path, n)
+		if err := each(n, strings.Split(line, "\t")); err != nil {
+			return err
 		}
-		q := query{set: "hand-" + cols[0], corpus: cols[0], text: cols[1], relevant: map[string]bool{}}
-		for _, r := range strings.Split(cols[2], ",") {
-			q.relevant[strings.TrimSpace(r)] = true
-		}
-		out = append(out, q)
 	}
-	return out, sc.Err()
+	return sc.Err()
 }
 
 // generatedQueries makes n queries from GOROOT/src: the first sentence of
