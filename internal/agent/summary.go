@@ -188,11 +188,7 @@ func writeUnverified(b *strings.Builder, d *Details, files []snapshot.File) {
 		}
 	}
 	if n := len(d.UnverifiedFiles); n > 0 {
-		list := strings.Join(names, ", ")
-		if n > len(names) {
-			list += fmt.Sprintf(" and %d more", n-len(names))
-		}
-		fmt.Fprintf(b, "Unverified (%s; their lines may not be the files' content now): %s\n", unverifiedReason, list)
+		fmt.Fprintf(b, "Unverified (%s; their lines may not be the files' content now): %s\n", unverifiedReason, namedOf(names, n))
 	}
 }
 
@@ -219,12 +215,17 @@ func writeChanged(b *strings.Builder, d *Details, snap *snapshot.Snapshot, files
 		}
 	}
 	if n := len(d.ChangedFiles); n > 0 {
-		list := strings.Join(names, ", ")
-		if n > len(names) {
-			list += fmt.Sprintf(" and %d more", n-len(names))
-		}
-		fmt.Fprintf(b, "Changed since the search (lines and numbers shown are the search's; search again for the files as they are): %s\n", list)
+		fmt.Fprintf(b, "Changed since the search (lines and numbers shown are the search's; search again for the files as they are): %s\n", namedOf(names, n))
 	}
+}
+
+// namedOf lists the names shown of n files: "a, b and 3 more".
+func namedOf(names []string, n int) string {
+	list := strings.Join(names, ", ")
+	if n > len(names) {
+		list += fmt.Sprintf(" and %d more", n-len(names))
+	}
+	return list
 }
 
 // sampleWindowsOf picks up to two windows of up to seven consecutive match
