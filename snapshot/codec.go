@@ -530,7 +530,9 @@ func (r *reader) uvarint() uint64 {
 		return 0
 	}
 	v, n := binary.Uvarint(r.buf)
-	if n <= 0 {
+	if n <= 0 || n > 1 && r.buf[n-1] == 0 {
+		// Not a number, or one written longer than the encoder writes
+		// it (a zero last byte): each value has one encoding.
 		r.fail("bad number")
 		return 0
 	}
@@ -543,7 +545,9 @@ func (r *reader) varint() int64 {
 		return 0
 	}
 	v, n := binary.Varint(r.buf)
-	if n <= 0 {
+	if n <= 0 || n > 1 && r.buf[n-1] == 0 {
+		// Not a number, or one written longer than the encoder writes
+		// it (a zero last byte): each value has one encoding.
 		r.fail("bad number")
 		return 0
 	}
