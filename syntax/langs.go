@@ -8,14 +8,11 @@ import (
 	"unicode"
 
 	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/c"
-	"github.com/smacker/go-tree-sitter/cpp"
 	"github.com/smacker/go-tree-sitter/golang"
 	"github.com/smacker/go-tree-sitter/java"
 	"github.com/smacker/go-tree-sitter/javascript"
 	"github.com/smacker/go-tree-sitter/python"
 	"github.com/smacker/go-tree-sitter/ruby"
-	"github.com/smacker/go-tree-sitter/rust"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
 )
@@ -40,7 +37,7 @@ var grammars = sync.OnceValue(func() map[Language]*grammar {
 				"match_statement", "case_clause"),
 		},
 		Rust: {
-			get: rust.GetLanguage, classify: rustDecl, wraps: never, exported: rustExported,
+			get: upstreamRust, classify: rustDecl, wraps: never, exported: rustExported,
 			attach:     set("line_comment", "block_comment", "attribute_item"),
 			decoration: set("attribute_item", "line_comment", "block_comment"),
 			skip:       set("token_tree", "macro_rule", "string_literal", "raw_string_literal", "field_declaration_list", "enum_variant_list", "parameters"),
@@ -54,8 +51,8 @@ var grammars = sync.OnceValue(func() map[Language]*grammar {
 			decoration: set("annotation", "marker_annotation", "line_comment", "block_comment"),
 			skip:       set("block", "constructor_body", "formal_parameters", "field_declaration"),
 		},
-		C:   cGrammar(c.GetLanguage),
-		Cpp: cGrammar(cpp.GetLanguage),
+		C:   cGrammar(upstreamC),
+		Cpp: cGrammar(upstreamCpp),
 		Ruby: {
 			get: ruby.GetLanguage, classify: rubyDecl, wraps: never, exported: rubyExported,
 			attach: set("comment"),

@@ -11,7 +11,6 @@ import (
 	"github.com/smacker/go-tree-sitter/css"
 	"github.com/smacker/go-tree-sitter/html"
 	"github.com/smacker/go-tree-sitter/kotlin"
-	"github.com/smacker/go-tree-sitter/lua"
 	"github.com/smacker/go-tree-sitter/php"
 	"github.com/smacker/go-tree-sitter/scala"
 	"github.com/smacker/go-tree-sitter/swift"
@@ -96,12 +95,12 @@ func kotlinGrammar() *grammar {
 // stored in a public table.
 func luaGrammar() *grammar {
 	return &grammar{
-		get: lua.GetLanguage, classify: luaDecl, wraps: never, exported: luaExported, finish: luaFinish,
+		get: upstreamLua, classify: luaDecl, wraps: never, exported: luaExported, finish: luaFinish,
 		attach:     set("comment"),
 		decoration: set("comment", "emmy_documentation"),
-		descend: set("program", "function_statement", "function_body", "do_statement", "if_statement",
-			"elseif", "else", "while_statement", "repeat_statement", "for_statement", "for_in_statement",
-			"variable_declaration", "function"),
+		descend: set("chunk", "function_declaration", "block", "do_statement", "if_statement",
+			"elseif_statement", "else_statement", "while_statement", "repeat_statement", "for_statement",
+			"variable_declaration", "assignment_statement", "expression_list", "function_definition"),
 	}
 }
 
@@ -502,45 +501,49 @@ func kotlinExported(b *builder, n, outer *sitter.Node, f found, parent int, pre 
 
 func luaDecl(b *builder, n *sitter.Node, typ string, parent int) (found, bool) {
 	switch typ {
-	case "function_statement":
+	case "function_declaration":
 		nm := b.text(field(n, "name"))
 		kind := "function"
 		if strings.Contains(nm, ":") {
 			kind = "method"
 		}
-		bs := start(b.childOfType(n, "function_body"))
-		if bs < 0 {
-			bs = start(b.childOfType(n, "function_end"))
+		return found{kind: kind, name: nm, bodyStart: luaBodyStart(b, n)}, true
+	case "return_statement":
+		// return M at the chunk's end: the module's table is public.
+		if b.parentTyp(n) != "chunk" || n.NamedChildCount() != 1 {
+			return found{}, false
 		}
-		return found{kind: kind, name: nm, bodyStart: bs}, true
-	case "module_return_statement":
-		// return M: the module's table is public.
-		if n.NamedChildCount() == 1 && b.g.typ(n.NamedChild(0)) == "identifier" {
+		if l := n.NamedChild(0); l.NamedChildCount() == 1 && b.g.typ(l.NamedChild(0)) == "identifier" {
 			if b.alsoNames == nil {
 				b.alsoNames = map[string]bool{}
 			}
-			b.alsoNames[b.text(n.NamedChild(0))] = true
+			b.alsoNames[b.text(l.NamedChild(0))] = true
 		}
 		return found{}, false
-	case "variable_declaration":
-		var names []string
-		cnt := int(n.ChildCount())
-		for i := 0; i < cnt; i++ {
-			if n.FieldNameForChild(i) == "name" {
-				names = append(names, b.text(n.Child(i)))
+	case "variable_declaration", "assignment_statement":
+		// local a, b = …  (a variable_declaration holding the names, or an
+		// assignment_statement holding names and values), and a global
+		// assignment at the top of the chunk.
+		asg := n
+		if typ == "variable_declaration" {
+			if a := b.childOfType(n, "assignment_statement"); a != nil {
+				asg = a
 			}
+		} else if b.parentTyp(n) == "variable_declaration" {
+			return found{}, false // its declaration was read above
 		}
+		names, values := luaNames(b, asg)
 		if len(names) == 0 {
 			return found{}, false
 		}
-		if v := field(n, "value"); len(names) == 1 && v != nil && b.g.typ(v) == "function" {
+		if len(names) == 1 && len(values) == 1 && b.g.typ(values[0]) == "function_definition" {
 			kind := "function"
 			if strings.Contains(names[0], ":") {
 				kind = "method"
 			}
-			return found{kind: kind, name: names[0], bodyStart: start(b.childOfType(v, "function_body"))}, true
+			return found{kind: kind, name: names[0], bodyStart: luaBodyStart(b, values[0])}, true
 		}
-		if b.parentTyp(n) != "program" {
+		if b.parentTyp(n) != "chunk" {
 			return found{}, false
 		}
 		for _, nm := range names {
@@ -549,12 +552,40 @@ func luaDecl(b *builder, n *sitter.Node, typ string, parent int) (found, bool) {
 			}
 		}
 		kind := "var"
-		if isUpperName(strings.Join(names, "")) {
-			kind = "const"
+		if typ == "variable_declaration" && isUpperName(strings.Join(names, "")) {
+			kind = "const" // an upper-case local; a global can be set anywhere
 		}
 		return found{kind: kind, name: strings.Join(names, ", "), bodyStart: -1, leaf: true}, true
 	}
 	return found{}, false
+}
+
+// luaBodyStart is where a function's body starts: its block, or the "end"
+// of an empty one (the signature is the text before it).
+func luaBodyStart(b *builder, fn *sitter.Node) int {
+	if body := field(fn, "body"); body != nil {
+		return start(body)
+	}
+	return start(b.childOfType(fn, "end"))
+}
+
+// luaNames are the names a declaration or assignment sets (its
+// variable_list's "name" children) and the values it gives them (its
+// expression_list's).
+func luaNames(b *builder, n *sitter.Node) (names []string, values []*sitter.Node) {
+	if l := b.childOfType(n, "variable_list"); l != nil {
+		for i := 0; i < int(l.ChildCount()); i++ {
+			if l.FieldNameForChild(i) == "name" {
+				names = append(names, b.text(l.Child(i)))
+			}
+		}
+	}
+	if l := b.childOfType(n, "expression_list"); l != nil {
+		for i := 0; i < int(l.NamedChildCount()); i++ {
+			values = append(values, l.NamedChild(i))
+		}
+	}
+	return names, values
 }
 
 // luaLocal reports whether a function or variable declaration is local.

@@ -28,7 +28,7 @@ func TestParseTree(t *testing.T) {
 		CSS:        {"a { color: red; }\n", "stylesheet"},
 		HTML:       {"<p>hi</p>\n", "document"},
 		Kotlin:     {"fun f() {}\n", "source_file"},
-		Lua:        {"local function f() end\n", "program"},
+		Lua:        {"local function f() end\n", "chunk"},
 		PHP:        {"<?php function f() {}\n", "program"},
 		Scala:      {"object A { def f = 1 }\n", "compilation_unit"},
 		Swift:      {"func f() {}\n", "source_file"},
