@@ -24,6 +24,14 @@ func matchNode(p *pnode, i int32, e *env) outcome {
 	}
 	t := e.t
 	n := &t.Nodes[i]
+	if n.Kind == syntax.ErrorKind && p.kind != syntax.ErrorKind && p.meta != metaMultiCap && p.meta != metaMulti {
+		// Code the parser could not read (tokens it skipped) is passed over
+		// like an unnamed node, before a token, a node or a metavariable
+		// of the pattern, as ast-grep does: `let $X = $Y;` matches
+		// `let x = try!(f());` in Rust 2018's grammar, where `try!` is an
+		// ERROR before the parenthesized value. An ellipsis takes it.
+		return skipCand
+	}
 	switch p.meta {
 	case metaCapture:
 		if !p.anyNode && !n.Named() {
