@@ -31,13 +31,8 @@ type env struct {
 	utilDepth int
 }
 
-// comment reports whether node i is a comment (a named node whose kind
-// says so).
-func (e *env) comment(i int32) bool {
-	n := &e.t.Nodes[i]
-	return n.Named() && e.commentKind(n.Kind)
-}
-
+// commentKind: nodes of kind k are comments (ast-grep: the kind's name
+// contains "comment").
 func (e *env) commentKind(k uint16) bool {
 	c, ok := e.comments[k]
 	if !ok {

@@ -24,14 +24,6 @@ func matchNode(p *pnode, i int32, e *env) outcome {
 	}
 	t := e.t
 	n := &t.Nodes[i]
-	if n.Kind == syntax.ErrorKind && p.kind != syntax.ErrorKind && p.meta != metaMultiCap && p.meta != metaMulti {
-		// Code the parser could not read (tokens it skipped) is passed over
-		// like an unnamed node, before a token, a node or a metavariable
-		// of the pattern, as ast-grep does: `let $X = $Y;` matches
-		// `let x = try!(f());` in Rust 2018's grammar, where `try!` is an
-		// ERROR before the parenthesized value. An ellipsis takes it.
-		return skipCand
-	}
 	switch p.meta {
 	case metaCapture:
 		if !p.anyNode && !n.Named() {
@@ -143,11 +135,11 @@ func matchList(goals []*pnode, cands []int32, e *env) bool {
 				}
 				break
 			}
-			if g := goals[gi]; (g.terminal || g.meta == metaCapture || g.meta == metaDropped) &&
-				e.comment(cands[ci]) && !isCommentGoal(g, e) {
-				// A comment in the code is passed over where the pattern
-				// has a token or a metavariable (not where it has a
-				// larger node), as ast-grep does.
+			if g := goals[gi]; (g.terminal || g.meta == metaCapture || g.meta == metaDropped) && e.passable(cands[ci], g) {
+				// A comment, a line continuation or tokens the parser
+				// skipped (an ERROR) in the code are passed over where
+				// the pattern has a token or a metavariable (not where it
+				// has a larger node), as ast-grep does.
 				ci++
 				continue
 			}
@@ -190,4 +182,19 @@ func bindEllipsis(g *pnode, nodes []int32, skipped int, e *env) bool {
 // isCommentGoal: the pattern itself has a comment here.
 func isCommentGoal(g *pnode, e *env) bool {
 	return g.meta == notMeta && g.named && e.commentKind(g.kind)
+}
+
+// passable: code node i may be passed over before pattern node g: a named
+// node that may appear anywhere (an extra of the grammar: a comment, a
+// line continuation, an ERROR of skipped tokens; or a comment kind), unless
+// g is such a node itself.
+func (e *env) passable(i int32, g *pnode) bool {
+	n := &e.t.Nodes[i]
+	if !n.Named() || !(n.Extra() || e.commentKind(n.Kind)) {
+		return false
+	}
+	if e.commentKind(n.Kind) {
+		return !isCommentGoal(g, e)
+	}
+	return !(g.meta == notMeta && g.kind == n.Kind)
 }
