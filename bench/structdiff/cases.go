@@ -20,8 +20,10 @@ import (
 // names the tree searched (DIR/LANG).
 type testCase struct {
 	rule     bool
+	rewrite  bool // a rewrite case of rewrites.txt: pattern and template
 	lang     string
-	pattern  string // a pattern case
+	pattern  string // a pattern or rewrite case
+	template string // a rewrite case
 	ruleFile string // a rule case: its path, and its name in keys
 	name     string
 }
@@ -29,6 +31,9 @@ type testCase struct {
 func (c testCase) key() string {
 	if c.rule {
 		return "rule\t" + c.name
+	}
+	if c.rewrite {
+		return "rewrite\t" + c.lang + "\t" + c.pattern + "\t" + c.template
 	}
 	return "pattern\t" + c.lang + "\t" + c.pattern
 }

@@ -82,8 +82,9 @@ func (g *golden) write(path, bin string) error {
 // difference is one line of DIFFERENCES: a case key and its reason.
 type difference struct{ key, reason string }
 
-// loadDifferences reads DIFFERENCES: `pattern<TAB>LANG<TAB>PATTERN<TAB>REASON`
-// or `rule<TAB>FILE<TAB>REASON` a line.
+// loadDifferences reads DIFFERENCES: `pattern<TAB>LANG<TAB>PATTERN<TAB>REASON`,
+// `rule<TAB>FILE<TAB>REASON` or
+// `rewrite<TAB>LANG<TAB>PATTERN<TAB>TEMPLATE<TAB>REASON` a line.
 func loadDifferences(path string) (map[string]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -104,8 +105,11 @@ func loadDifferences(path string) (map[string]string, error) {
 			d = difference{"pattern\t" + f[1] + "\t" + strings.ReplaceAll(f[2], `\n`, "\n"), f[3]}
 		case f[0] == "rule" && len(f) == 3:
 			d = difference{"rule\t" + f[1], f[2]}
+		case f[0] == "rewrite" && len(f) == 5:
+			unesc := func(s string) string { return strings.ReplaceAll(s, `\n`, "\n") }
+			d = difference{"rewrite\t" + f[1] + "\t" + unesc(f[2]) + "\t" + unesc(f[3]), f[4]}
 		default:
-			return nil, fmt.Errorf("DIFFERENCES:%d: not pattern<TAB>LANG<TAB>PATTERN<TAB>REASON nor rule<TAB>FILE<TAB>REASON", n)
+			return nil, fmt.Errorf("DIFFERENCES:%d: not pattern<TAB>LANG<TAB>PATTERN<TAB>REASON, rule<TAB>FILE<TAB>REASON nor rewrite<TAB>LANG<TAB>PATTERN<TAB>TEMPLATE<TAB>REASON", n)
 		}
 		if strings.TrimSpace(d.reason) == "" {
 			return nil, fmt.Errorf("DIFFERENCES:%d: no reason", n)

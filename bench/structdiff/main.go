@@ -69,6 +69,11 @@ func run(trees string, record bool, astgrep, only string) error {
 	if err != nil {
 		return err
 	}
+	rewrites, err := loadRewrites(dir)
+	if err != nil {
+		return err
+	}
+	cases = append(cases, rewrites...)
 	goldenPath := filepath.Join(dir, "..", "..", "testdata", "golden", "structural", "realtrees.json")
 	g, err := loadGolden(goldenPath, record && only == "")
 	if err != nil {
@@ -79,6 +84,7 @@ func run(trees string, record bool, astgrep, only string) error {
 		return err
 	}
 	var results []result
+	var uncompiled []string // rewritten Python files that no longer compile
 	for _, c := range cases {
 		if only != "" && !strings.Contains(c.key(), only) {
 			continue
@@ -87,23 +93,62 @@ func run(trees string, record bool, astgrep, only string) error {
 		if st, err := os.Stat(root); err != nil || !st.IsDir() {
 			return fmt.Errorf("tree %s is absent: run `make struct-trees`", root)
 		}
-		ev, everr := evgrepSpans(c, root)
+		var ev []span
+		var everr error
+		if c.rewrite {
+			var files map[string][]byte
+			ev, files, everr = evgrepRewrite(c, root)
+			if everr == nil && c.lang == "python" {
+				bad, err := pyCompileFailures(root, files)
+				if err != nil {
+					return err
+				}
+				for _, f := range bad {
+					uncompiled = append(uncompiled, show(c.key())+": "+f)
+				}
+			}
+		} else {
+			ev, everr = evgrepSpans(c, root)
+		}
 		if record {
-			ref, err := astGrepSpans(astgrep, c, root)
+			var ref []span
+			var err error
+			if c.rewrite {
+				ref, err = astGrepRewrite(astgrep, c, root)
+			} else {
+				ref, err = astGrepSpans(astgrep, c, root)
+			}
 			g.set(c.key(), ref, err, ev, everr)
 		}
 		a, ok := g.Answers[c.key()]
 		if !ok {
 			return fmt.Errorf("%s: no recorded answer in %s: re-record (make struct-diff-record)", c.key(), goldenPath)
 		}
+		if c.rewrite && a.Count == 0 {
+			return fmt.Errorf("%s: ast-grep's rewrite changes no file: a case that tests nothing", show(c.key()))
+		}
 		results = append(results, compare(c, a, ev, everr))
 	}
 	if record {
+		// Answers to cases that are no longer cases go.
+		known := map[string]bool{}
+		for _, c := range cases {
+			known[c.key()] = true
+		}
+		for k := range g.Answers {
+			if !known[k] {
+				delete(g.Answers, k)
+			}
+		}
 		if err := g.write(goldenPath, astgrep); err != nil {
 			return err
 		}
 	}
-	return report(os.Stdout, results, diffs, only != "")
+	err = report(os.Stdout, results, diffs, only != "")
+	if len(uncompiled) > 0 {
+		return fmt.Errorf("%v\n  rewritten Python files that no longer compile:\n  %s", err, strings.Join(uncompiled, "\n  "))
+	}
+	return err
 }
 
 // result is one case's comparison.

@@ -22,7 +22,7 @@ func (t tally) String() string {
 // no longer differs (partial: only some cases ran, so listed cases that
 // did not run are not stale).
 func report(w io.Writer, results []result, listed map[string]string, partial bool) error {
-	type row struct{ patterns, rules tally }
+	type row struct{ patterns, rules, rewrites tally }
 	byLang := map[string]*row{}
 	var all row
 	for _, r := range results {
@@ -35,6 +35,8 @@ func report(w io.Writer, results []result, listed map[string]string, partial boo
 			k := &t.patterns
 			if r.c.rule {
 				k = &t.rules
+			} else if r.c.rewrite {
+				k = &t.rewrites
 			}
 			k.total++
 			if r.same {
@@ -42,16 +44,17 @@ func report(w io.Writer, results []result, listed map[string]string, partial boo
 			}
 		}
 	}
-	fmt.Fprintf(w, "%-12s %-10s %-10s\n", "language", "patterns", "rules")
+	fmt.Fprintf(w, "%-12s %-10s %-10s %-10s\n", "language", "patterns", "rules", "rewrites")
 	for _, l := range sortedKeys(byLang) {
-		fmt.Fprintf(w, "%-12s %-10s %-10s\n", l, byLang[l].patterns, byLang[l].rules)
+		fmt.Fprintf(w, "%-12s %-10s %-10s %-10s\n", l, byLang[l].patterns, byLang[l].rules, byLang[l].rewrites)
 	}
 	same, total := all.patterns.same+all.rules.same, all.patterns.total+all.rules.total
 	pct := 0.0
 	if total > 0 {
 		pct = 100 * float64(same) / float64(total)
 	}
-	fmt.Fprintf(w, "%-12s %-10s %-10s identical match sets: %d/%d (%.1f%%)\n", "all", all.patterns, all.rules, same, total, pct)
+	fmt.Fprintf(w, "%-12s %-10s %-10s %-10s identical match sets: %d/%d (%.1f%%); byte-identical rewrites: %s\n",
+		"all", all.patterns, all.rules, all.rewrites, same, total, pct, all.rewrites)
 
 	var problems []string
 	ran := map[string]bool{}
