@@ -36,6 +36,7 @@ uint16_t ts_node_symbol(evg_TSNode);
 uint32_t ts_node_start_byte(evg_TSNode);
 uint32_t ts_node_end_byte(evg_TSNode);
 uint32_t ts_node_child_count(evg_TSNode);
+uint32_t ts_node_descendant_count(evg_TSNode);
 bool ts_node_is_named(evg_TSNode);
 bool ts_node_is_missing(evg_TSNode);
 bool ts_node_is_extra(evg_TSNode);
@@ -50,12 +51,12 @@ typedef struct {
 	uint8_t flags, field;
 } evg_node;
 
-// evg_parse parses src and writes its nodes in pre-order to a malloc'd
-// array. Returns 0 on success, 1 on timeout or parser failure, 2 when out
-// of memory.
+// evg_parse parses src into *tree and counts its nodes (the cursor's
+// nodes: the visible ones, the root included). Returns 0 on success, 1 on
+// timeout or parser failure, 2 when out of memory.
 static int evg_parse(const TSLanguage *lang, const char *src, uint32_t len, uint64_t timeout,
-                     evg_node **out, uint32_t *count) {
-	*out = NULL;
+                     TSTree **tree, uint32_t *count) {
+	*tree = NULL;
 	*count = 0;
 	TSParser *p = ts_parser_new();
 	if (!p) return 2;
@@ -64,23 +65,27 @@ static int evg_parse(const TSLanguage *lang, const char *src, uint32_t len, uint
 	TSTree *t = ts_parser_parse_string(p, NULL, src, len);
 	ts_parser_delete(p);
 	if (!t) return 1;
-	uint32_t cap = 1024, n = 0, dcap = 64, depth = 0;
-	evg_node *nodes = malloc(cap * sizeof(evg_node));
+	*tree = t;
+	*count = ts_node_descendant_count(ts_tree_root_node(t));
+	return 0;
+}
+
+// evg_fill writes the nodes of t in pre-order to nodes (room for cap of
+// them: the count evg_parse gave) and deletes t. It keeps no pointer to
+// nodes. Returns the number written (cap on success), or -1 when out of
+// memory or when the tree has more nodes than its count.
+static int64_t evg_fill(TSTree *t, evg_node *nodes, uint32_t cap) {
+	uint32_t n = 0, dcap = 64, depth = 0;
 	int32_t *last = malloc(dcap * sizeof(int32_t));   // last child seen at each depth
 	int32_t *parents = malloc(dcap * sizeof(int32_t)); // the parent at each depth
-	if (!nodes || !last || !parents) { free(nodes); free(last); free(parents); ts_tree_delete(t); return 2; }
+	if (!last || !parents) { free(last); free(parents); ts_tree_delete(t); return -1; }
 	evg_TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
 	last[0] = -1;
 	parents[0] = -1;
-	int rc = 0;
+	int64_t rc = 0;
 	for (;;) {
 		evg_TSNode nd = ts_tree_cursor_current_node(&c);
-		if (n == cap) {
-			cap *= 2;
-			evg_node *g = realloc(nodes, cap * sizeof(evg_node));
-			if (!g) { rc = 2; break; }
-			nodes = g;
-		}
+		if (n == cap) { rc = -1; break; }
 		evg_node *e = &nodes[n];
 		e->start = ts_node_start_byte(nd);
 		e->end = ts_node_end_byte(nd);
@@ -103,7 +108,7 @@ static int evg_parse(const TSLanguage *lang, const char *src, uint32_t len, uint
 				if (g1) last = g1;
 				int32_t *g2 = realloc(parents, dcap * sizeof(int32_t));
 				if (g2) parents = g2;
-				if (!g1 || !g2) { rc = 2; break; }
+				if (!g1 || !g2) { rc = -1; break; }
 			}
 			last[depth] = -1;
 			parents[depth] = (int32_t)self;
@@ -119,10 +124,7 @@ done:
 	ts_tree_delete(t);
 	free(last);
 	free(parents);
-	if (rc != 0) { free(nodes); return rc; }
-	*out = nodes;
-	*count = n;
-	return 0;
+	return rc < 0 ? rc : (int64_t)n;
 }
 */
 import "C"
@@ -193,10 +195,10 @@ func parseFlat(lang Language, src []byte) (*Tree, error) {
 		buf = []byte{0}
 	}
 	cs := (*C.char)(unsafe.Pointer(&buf[0]))
-	var out *C.evg_node
+	var tree *C.TSTree
 	var count C.uint32_t
 	rc := C.evg_parse((*C.TSLanguage)(languagePtr(g.lang)), cs, C.uint32_t(len(src)),
-		C.uint64_t(ParseTimeout.Microseconds()), &out, &count)
+		C.uint64_t(ParseTimeout.Microseconds()), &tree, &count)
 	switch rc {
 	case 0:
 	case 1:
@@ -204,9 +206,17 @@ func parseFlat(lang Language, src []byte) (*Tree, error) {
 	default:
 		return nil, &Error{"parser failure"}
 	}
-	defer C.free(unsafe.Pointer(out))
+	// The nodes are written straight into Go memory (they hold no Go
+	// pointer, and C keeps none): the tree and one copy of its nodes are
+	// all the memory a parse takes at once.
 	nodes := make([]Node, int(count))
-	copy(nodes, unsafe.Slice((*Node)(unsafe.Pointer(out)), int(count)))
+	if len(nodes) == 0 {
+		C.ts_tree_delete(tree)
+		return nil, &Error{"parser failure"}
+	}
+	if n := C.evg_fill(tree, (*C.evg_node)(unsafe.Pointer(&nodes[0])), count); n != C.int64_t(count) {
+		return nil, &Error{"parser failure"}
+	}
 	t := &Tree{Lang: lang, Src: src, Nodes: nodes, kinds: k}
 	if len(nodes) > 0 {
 		t.HasError = nodes[0].HasError()
