@@ -38,10 +38,11 @@ func (c testCase) key() string {
 	return "pattern\t" + c.lang + "\t" + c.pattern
 }
 
-// loadCases reads cases.txt (LANG<TAB>PATTERN a line, `\n` for a newline
-// in the pattern) and the rule files of rules/.
-func loadCases(dir string) ([]testCase, error) {
-	f, err := os.Open(filepath.Join(dir, "cases.txt"))
+// readCaseLines reads a case file of dir: each line that is neither empty
+// nor a comment is split at its tabs into want fields (`\n` in a field is
+// a newline) and made a case by mk; a repeated case is an error.
+func readCaseLines(dir, name string, want int, form string, mk func([]string) testCase) ([]testCase, error) {
+	f, err := os.Open(filepath.Join(dir, name))
 	if err != nil {
 		return nil, err
 	}
@@ -54,16 +55,31 @@ func loadCases(dir string) ([]testCase, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		lang, pat, ok := strings.Cut(line, "\t")
-		if !ok {
-			return nil, fmt.Errorf("cases.txt:%d: not LANG<TAB>PATTERN", n)
+		p := strings.Split(line, "\t")
+		if len(p) != want {
+			return nil, fmt.Errorf("%s:%d: not %s", name, n, form)
 		}
-		c := testCase{lang: lang, pattern: strings.ReplaceAll(pat, `\n`, "\n")}
+		for i := range p {
+			p[i] = strings.ReplaceAll(p[i], `\n`, "\n")
+		}
+		c := mk(p)
 		if seen[c.key()] {
-			return nil, fmt.Errorf("cases.txt:%d: a repeated case", n)
+			return nil, fmt.Errorf("%s:%d: a repeated case", name, n)
 		}
 		seen[c.key()] = true
 		out = append(out, c)
+	}
+	return out, sc.Err()
+}
+
+// loadCases reads cases.txt (LANG<TAB>PATTERN a line, `\n` for a newline
+// in the pattern) and the rule files of rules/.
+func loadCases(dir string) ([]testCase, error) {
+	out, err := readCaseLines(dir, "cases.txt", 2, "LANG<TAB>PATTERN", func(p []string) testCase {
+		return testCase{lang: p[0], pattern: p[1]}
+	})
+	if err != nil {
+		return nil, err
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "rules", "*.yml"))
 	sort.Strings(files)

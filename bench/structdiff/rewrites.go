@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -27,32 +26,9 @@ import (
 
 // loadRewrites reads rewrites.txt.
 func loadRewrites(dir string) ([]testCase, error) {
-	f, err := os.Open(filepath.Join(dir, "rewrites.txt"))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []testCase
-	seen := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		p := strings.Split(line, "\t")
-		if len(p) != 3 {
-			return nil, fmt.Errorf("rewrites.txt:%d: not LANG<TAB>PATTERN<TAB>TEMPLATE", n)
-		}
-		unesc := func(s string) string { return strings.ReplaceAll(s, `\n`, "\n") }
-		c := testCase{rewrite: true, lang: p[0], pattern: unesc(p[1]), template: unesc(p[2])}
-		if seen[c.key()] {
-			return nil, fmt.Errorf("rewrites.txt:%d: a repeated case", n)
-		}
-		seen[c.key()] = true
-		out = append(out, c)
-	}
-	return out, sc.Err()
+	return readCaseLines(dir, "rewrites.txt", 3, "LANG<TAB>PATTERN<TAB>TEMPLATE", func(p []string) testCase {
+		return testCase{rewrite: true, lang: p[0], pattern: p[1], template: p[2]}
+	})
 }
 
 // fileSpan is the answer's entry for a rewritten file.
