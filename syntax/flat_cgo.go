@@ -6,6 +6,17 @@ package syntax
 #include <stdint.h>
 #include <stdlib.h>
 #include <stdbool.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+// evg_trim gives the C heap's free pages back to the system (glibc keeps
+// the pages of a freed tree, in the arena of the thread that built it).
+static void evg_trim(void) {
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
 
 // The part of tree-sitter's C API (api.h of the runtime that
 // github.com/smacker/go-tree-sitter compiles and links) that flattening
@@ -216,6 +227,9 @@ func parseFlat(lang Language, src []byte) (*Tree, error) {
 	}
 	if n := C.evg_fill(tree, (*C.evg_node)(unsafe.Pointer(&nodes[0])), count); n != C.int64_t(count) {
 		return nil, &Error{"parser failure"}
+	}
+	if int(count) >= trimNodes {
+		C.evg_trim()
 	}
 	t := &Tree{Lang: lang, Src: src, Nodes: nodes, kinds: k}
 	if len(nodes) > 0 {

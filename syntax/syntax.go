@@ -42,6 +42,9 @@ const (
 	cacheDecls = 200_000
 	// headBytes is how much of a file's beginning Detect looks at.
 	headBytes = 4096
+	// trimNodes: after a parse of this many nodes or more, the C heap's
+	// free pages (the tree's) go back to the system.
+	trimNodes = 200_000
 )
 
 // Language names a grammar. The values are the lower-case names below,
