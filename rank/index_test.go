@@ -116,3 +116,19 @@ func TestLookupNear(t *testing.T) {
 		t.Errorf("a missing file: %d %v", at, ok)
 	}
 }
+
+// A file's category is classified on first use, as Classify does, and
+// kept.
+func TestCategoryLazy(t *testing.T) {
+	gen := doc("a/gen.go", tc{"", "x"})
+	gen.Generated = true
+	ix := Build([]*FileDoc{doc("a/b.go", tc{"", "x"}), doc("a/b_test.go", tc{"", "x"}), doc("vendor/v/c.go", tc{"", "x"}), gen})
+	for round := 0; round < 2; round++ {
+		for i := range ix.files {
+			f := &ix.files[i]
+			if got, want := ix.category(int32(i)), Classify(f.path, f.generated); got != want {
+				t.Errorf("round %d: category(%s) = %v, want %v", round, f.path, got, want)
+			}
+		}
+	}
+}
