@@ -482,11 +482,7 @@ func (ix *Index) rerank(q *Query, p *Params, list []scored, held []uint64) {
 			}
 		}
 	}
-	fe := p.FileEvidence
-	if q.How {
-		fe = p.FileEvidenceHow
-	}
-	if fe != 0 {
+	if p.FileEvidence != 0 {
 		type agg struct {
 			sum float64
 			n   int
@@ -503,7 +499,7 @@ func (ix *Index) rerank(q *Query, p *Params, list []scored, held []uint64) {
 			s := &list[i]
 			a := files[ix.chunkFile[s.chunk]]
 			if a.n > 1 {
-				add := fe * (a.sum - s.score) / math.Sqrt(float64(a.n-1))
+				add := p.FileEvidence * (a.sum - s.score) / math.Sqrt(float64(a.n-1))
 				s.score += min(add, p.FileEvidenceCap*s.score)
 			}
 		}

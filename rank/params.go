@@ -26,9 +26,6 @@ type Params struct {
 	// matching chunks of its file, divided by the square root of their
 	// number (several matching chunks are evidence for the file).
 	FileEvidence float64
-	// FileEvidenceHow is FileEvidence for a question of how something
-	// works (Query.How): a mechanism is spread over its file's chunks.
-	FileEvidenceHow float64
 	// FileEvidenceCap bounds that addition at this multiple of the
 	// chunk's own score.
 	FileEvidenceCap float64
@@ -60,7 +57,7 @@ var Default = Params{
 	PartWeight:   0.5,
 	DefineSymbol: 1.5, DefineNatural: 0.3,
 	PathMatch:    0.5,
-	FileEvidence: 0.15, FileEvidenceHow: 0.6, FileEvidenceCap: 1.0,
+	FileEvidence: 0.15, FileEvidenceCap: 1.0,
 	Coverage: 1,
 	Test:     0.6, TestData: 0.4, Vendor: 0.4, Generated: 0.5, Example: 0.7,
 	DocSymbol: 0.5, DocNatural: 0.6,

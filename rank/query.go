@@ -16,11 +16,6 @@ type Query struct {
 	// Idents are the lower-cased identifiers the query names; a chunk
 	// that defines one of them is boosted.
 	Idents []string
-	// How is true for a question of how something works ("how does the
-	// scheduler preempt a goroutine", "how are options parsed"): it asks
-	// about a mechanism, whose code is a file's worth of chunks more
-	// often than one.
-	How bool
 	// words are the query's lower-case stemmed words, for the path priors.
 	words map[string]bool
 	// termWord is, for each term, the index of the query word it came
@@ -58,7 +53,6 @@ func ParseQuery(q string, p *Params) Query {
 	var out Query
 	out.words = map[string]bool{}
 	fields := strings.FieldsFunc(q, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == '"' || r == '\'' || r == '?' })
-	out.How = len(fields) > 1 && strings.EqualFold(fields[0], "how")
 	fields = dropFrame(fields)
 	symbols := 0
 	weights := map[string]float64{}

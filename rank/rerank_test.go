@@ -47,7 +47,6 @@ func scoreOf(hits []Hit, key string) float64 {
 func neutral() Params {
 	p := Default
 	p.DefineSymbol, p.DefineNatural, p.PathMatch, p.FileEvidence, p.Coverage = 0, 0, 0, 0, 0
-	p.FileEvidenceHow = 0
 	p.Test, p.TestData, p.Vendor, p.Generated, p.Example, p.DocSymbol, p.DocNatural, p.Mentioned = 1, 1, 1, 1, 1, 1, 1, 1
 	p.FileDecay = 1
 	p.Header = 1
@@ -206,33 +205,6 @@ func TestFileEvidence(t *testing.T) {
 	p.FileEvidence, p.FileEvidenceCap = 1, 1
 	if got := order(ix.Search("cookie parse", &p, 1)); got[0] != "a/rich.go:1" {
 		t.Errorf("FileEvidence 1: %v", got)
-	}
-}
-
-// FileEvidenceHow: a question of how something works weighs the other
-// matching chunks of a file by FileEvidenceHow instead of FileEvidence,
-// and only such a question does.
-func TestFileEvidenceHow(t *testing.T) {
-	ix := build(
-		doc("a/lone.go", tc{"", "cookie parse cookie"}),
-		doc("a/rich.go", tc{"", "cookie parse"}, tc{"", "cookie value"}, tc{"", "cookie jar"}),
-	)
-	p := neutral()
-	p.FileEvidenceHow, p.FileEvidenceCap = 1, 1
-	if got := order(ix.Search("cookie parse", &p, 1)); got[0] != "a/lone.go:1" {
-		t.Errorf("not a how question, FileEvidence 0: %v", got)
-	}
-	if got := order(ix.Search("how does cookie parse work", &p, 1)); got[0] != "a/rich.go:1" {
-		t.Errorf("how question, FileEvidenceHow 1: %v", got)
-	}
-	p.FileEvidence, p.FileEvidenceHow = 1, 0
-	if got := order(ix.Search("how does cookie parse work", &p, 1)); got[0] != "a/lone.go:1" {
-		t.Errorf("how question, FileEvidenceHow 0: %v", got)
-	}
-	for q, want := range map[string]bool{"how does cookie parse work": true, "How are cookies parsed": true, "where is a cookie parsed": false, "how": false, "showHow": false} {
-		if got := ParseQuery(q, &p).How; got != want {
-			t.Errorf("ParseQuery(%q).How = %v", q, got)
-		}
 	}
 }
 
