@@ -174,7 +174,7 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 						continue
 					}
 					next = at + 1
-					if fi, err := os.Lstat(paths[i]); err == nil && fi.Mode().IsRegular() && rank.SameRevision(f, revisions.FileInfoIdentity(fi)) {
+					if id, regular, err := revisions.LstatRegular(paths[i]); err == nil && regular && rank.SameRevision(f, id) {
 						same[i] = true
 					}
 				}
