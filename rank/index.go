@@ -78,20 +78,6 @@ func (ix *Index) finish(total float64) {
 	ix.lazy.cats = make([]atomic.Uint32, len(ix.files))
 }
 
-// category is file fi's Category, classified on first use: a query
-// classifies its candidates' files, not every path of the index (all
-// 11,478 of GOROOT/src on each warm query, 6 ms).
-func (ix *Index) category(fi int32) Category {
-	c := &ix.lazy.cats[fi]
-	if v := c.Load(); v != 0 {
-		return Category(v - 1)
-	}
-	f := &ix.files[fi]
-	cat := Classify(f.path, f.generated)
-	c.Store(uint32(cat) + 1)
-	return cat
-}
-
 // WithPathPrefix returns a view of the index that shows every path with
 // prefix + "/" before it (ix itself when prefix is ""): in hits, File and
 // Lookup, and in the paths Related and Doc take. The ranking is the
