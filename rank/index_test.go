@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -131,4 +132,26 @@ func TestCategoryLazy(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Searches at once on one index classify its files once between them
+// and rank alike (run with -race).
+func TestConcurrentSearch(t *testing.T) {
+	docs := func() *Index {
+		return build(doc("a/b.go", tc{"", "cookie parse"}), doc("a/b_test.go", tc{"", "cookie parse"}), doc("vendor/v/c.go", tc{"", "cookie jar"}))
+	}
+	p := Default
+	want := fmt.Sprint(order(docs().Search("cookie parse", &p, 10)))
+	ix := docs() // its files not classified yet
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if got := fmt.Sprint(order(ix.Search("cookie parse", &p, 10))); got != want {
+				t.Errorf("%s, want %s", got, want)
+			}
+		}()
+	}
+	wg.Wait()
 }
