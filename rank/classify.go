@@ -131,3 +131,17 @@ func (p *Params) prior(c Category, q *Query) float64 {
 	}
 	return 1
 }
+
+// category is file fi's Category, classified on first use: a query
+// classifies its candidates' files, not every path of the index (all
+// 11,478 of GOROOT/src on each warm query, 6 ms).
+func (ix *Index) category(fi int32) Category {
+	c := &ix.lazy.cats[fi]
+	if v := c.Load(); v != 0 {
+		return Category(v - 1)
+	}
+	f := &ix.files[fi]
+	cat := Classify(f.path, f.generated)
+	c.Store(uint32(cat) + 1)
+	return cat
+}

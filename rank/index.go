@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evgrep/evgrep/revisions"
 )
@@ -58,26 +59,23 @@ type lazyParts struct {
 	// see headerPrior).
 	cOnce    sync.Once
 	cHeaders bool
+	// cats holds each file's Category plus one (0: not classified yet).
+	cats []atomic.Uint32
 }
 
 type fileMeta struct {
 	path      string
 	rev       revisions.Revision
 	generated bool
-	cat       Category
 	first, n  int32 // its chunks
 }
 
-// finish computes what is derived: the average chunk length and each
-// file's category.
+// finish computes what is derived: the average chunk length.
 func (ix *Index) finish(total float64) {
 	if len(ix.chunkLen) > 0 {
 		ix.avgLen = total / float64(len(ix.chunkLen))
 	}
-	for i := range ix.files {
-		f := &ix.files[i]
-		f.cat = Classify(f.path, f.generated)
-	}
+	ix.lazy.cats = make([]atomic.Uint32, len(ix.files))
 }
 
 // WithPathPrefix returns a view of the index that shows every path with
@@ -437,12 +435,14 @@ func (ix *Index) rerank(q *Query, p *Params, list []scored, held []uint64) {
 	nWords := q.wordCount()
 	for i := range list {
 		s := &list[i]
-		c := ix.nameOf(s.chunk) // all that defines reads
 		if !q.Symbol && nWords >= 2 && p.Coverage != 0 {
 			f := float64(popcount(held[s.chunk])) / float64(min(nWords, 64))
 			s.score *= 1 + p.Coverage*f*f
 		}
-		if defines(&c, q.Idents) {
+		if len(q.Idents) == 0 {
+			continue // no name to read (a tenth of a warm query went to reading them)
+		}
+		if c := ix.nameOf(s.chunk); defines(&c, q.Idents) {
 			if q.Symbol {
 				s.score *= 1 + p.DefineSymbol
 			} else {
@@ -492,7 +492,7 @@ func (ix *Index) rerank(q *Query, p *Params, list []scored, held []uint64) {
 	}
 	for i := range list {
 		s := &list[i]
-		s.score *= p.prior(ix.files[ix.chunkFile[s.chunk]].cat, q)
+		s.score *= p.prior(ix.category(ix.chunkFile[s.chunk]), q)
 	}
 	ix.headerPrior(q, p, list)
 }

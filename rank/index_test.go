@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -115,4 +116,42 @@ func TestLookupNear(t *testing.T) {
 	if _, at, ok := ix.LookupNear("zz/none.go", 0); ok || at != -1 {
 		t.Errorf("a missing file: %d %v", at, ok)
 	}
+}
+
+// A file's category is classified on first use, as Classify does, and
+// kept.
+func TestCategoryLazy(t *testing.T) {
+	gen := doc("a/gen.go", tc{"", "x"})
+	gen.Generated = true
+	ix := Build([]*FileDoc{doc("a/b.go", tc{"", "x"}), doc("a/b_test.go", tc{"", "x"}), doc("vendor/v/c.go", tc{"", "x"}), gen})
+	for round := 0; round < 2; round++ {
+		for i := range ix.files {
+			f := &ix.files[i]
+			if got, want := ix.category(int32(i)), Classify(f.path, f.generated); got != want {
+				t.Errorf("round %d: category(%s) = %v, want %v", round, f.path, got, want)
+			}
+		}
+	}
+}
+
+// Searches at once on one index classify its files once between them
+// and rank alike (run with -race).
+func TestConcurrentSearch(t *testing.T) {
+	docs := func() *Index {
+		return build(doc("a/b.go", tc{"", "cookie parse"}), doc("a/b_test.go", tc{"", "cookie parse"}), doc("vendor/v/c.go", tc{"", "cookie jar"}))
+	}
+	p := Default
+	want := fmt.Sprint(order(docs().Search("cookie parse", &p, 10)))
+	ix := docs() // its files not classified yet
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if got := fmt.Sprint(order(ix.Search("cookie parse", &p, 10))); got != want {
+				t.Errorf("%s, want %s", got, want)
+			}
+		}()
+	}
+	wg.Wait()
 }

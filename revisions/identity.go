@@ -54,6 +54,15 @@ func StatIdentity(path string) (Identity, error) {
 	return identityOf(fi), nil
 }
 
+// LstatRegular returns the identity of the file at path without following
+// a final symbolic link, as FileInfoIdentity of os.Lstat's result would,
+// and whether it is a regular file: one system call and no allocation
+// where the system allows (a warm index checks every file of its tree
+// so).
+func LstatRegular(path string) (id Identity, regular bool, err error) {
+	return lstatRegular(path)
+}
+
 // FileInfoIdentity returns the identity described by fi, for callers that
 // already hold a stat result (fi.Sys() supplies device, inode and ctime).
 func FileInfoIdentity(fi os.FileInfo) Identity {

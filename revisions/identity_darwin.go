@@ -24,3 +24,20 @@ func identityOf(fi os.FileInfo) Identity {
 		Ctime: st.Ctimespec.Nano(),
 	}
 }
+
+// lstatRegular is LstatRegular by one lstat call, without the
+// os.FileInfo that os.Lstat allocates.
+func lstatRegular(path string) (Identity, bool, error) {
+	var st syscall.Stat_t
+	for {
+		err := syscall.Lstat(path, &st)
+		if err == nil {
+			break
+		}
+		if err != syscall.EINTR {
+			return Identity{}, false, &os.PathError{Op: "lstat", Path: path, Err: err}
+		}
+	}
+	id := Identity{Dev: uint64(st.Dev), Ino: uint64(st.Ino), Size: st.Size, Mtime: st.Mtimespec.Nano(), Ctime: st.Ctimespec.Nano()}
+	return id, st.Mode&syscall.S_IFMT == syscall.S_IFREG, nil
+}

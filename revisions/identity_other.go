@@ -13,3 +13,12 @@ const openFlags = 0
 func identityOf(fi os.FileInfo) Identity {
 	return Identity{Size: fi.Size(), Mtime: fi.ModTime().UnixNano()}
 }
+
+// lstatRegular is LstatRegular through os.Lstat.
+func lstatRegular(path string) (Identity, bool, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return Identity{}, false, err
+	}
+	return identityOf(fi), fi.Mode().IsRegular(), nil
+}

@@ -174,7 +174,7 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 						continue
 					}
 					next = at + 1
-					if fi, err := os.Lstat(paths[i]); err == nil && fi.Mode().IsRegular() && rank.SameRevision(f, revisions.FileInfoIdentity(fi)) {
+					if id, regular, err := revisions.LstatRegular(paths[i]); err == nil && regular && rank.SameRevision(f, id) {
 						same[i] = true
 					}
 				}
@@ -356,6 +356,12 @@ func display(root, cwd, p string) string {
 	// The common cases without Join and Rel: a clean path under the
 	// working folder when it is the root, or a clean absolute one under
 	// the root.
+	if q, ok := strings.CutPrefix(p, "./"); ok && filepath.Separator == '/' && cwd == root && cwd != "" &&
+		q != "" && q != "." && q != ".." && !strings.HasPrefix(q, "../") && !filepath.IsAbs(q) && filepath.Clean(q) == q {
+		// The walk of "." ("./x"): x, without Join and Rel (a tenth of
+		// a warm GOROOT query went to them).
+		return q
+	}
 	if filepath.Separator == '/' && !strings.HasPrefix(p, "../") && p != ".." && filepath.Clean(p) == p && p != "." {
 		if !filepath.IsAbs(p) && cwd == root && cwd != "" {
 			return p

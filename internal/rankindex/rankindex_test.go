@@ -146,6 +146,11 @@ func TestDisplay(t *testing.T) {
 		{"/r", "/x", "/r/c.go", "c.go"},
 		{"/r", "/r", "a//b.go", "a/b.go"},
 		{"/r", "/r", "./d.go", "d.go"},
+		{"/r", "/r", "./a/d.go", "a/d.go"},
+		{"/r", "/r", "./a//d.go", "a/d.go"},
+		{"/r", "/r", "./../r/y.go", "y.go"},
+		{"/r", "/r/sub", "./x.go", "sub/x.go"},
+		{"/r", "/r", "./.", "."},
 		{"/", "/", "/e.go", "e.go"},
 	} {
 		if got := display(c.root, c.cwd, c.p); got != c.want {
