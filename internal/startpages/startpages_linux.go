@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"os"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -28,12 +29,16 @@ func Drop() {
 	if traced() {
 		return
 	}
-	for _, r := range readOnlyRanges() {
+	for _, r := range ranges() {
 		// The raw call: the range is an address of this process's own
 		// mapping, not a Go slice.
 		_, _, _ = unix.Syscall(unix.SYS_MADVISE, r[0], r[1]-r[0], unix.MADV_DONTNEED)
 	}
 }
+
+// ranges is readOnlyRanges, read from the executable once: Drop runs at
+// each stage of start-up (package stages) and at main.
+var ranges = sync.OnceValue(readOnlyRanges)
 
 // traced reports whether a tracer (a debugger) is attached, or whether
 // that cannot be told.
