@@ -105,4 +105,3 @@ func TestEvictMarkInPlace(t *testing.T) {
 		t.Fatalf("uncut mark %q read as %+v (%v)", torn, got, ok)
 	}
 }
-
