@@ -260,7 +260,7 @@ func forbidden(path string) bool {
 // itself, which saves a stat per file.
 func forbiddenFile(path string) bool {
 	path, ok := cleanAbs(path)
-	if !ok || strings.Contains(path+"/", "/.git/") || underAnyHome(path) {
+	if !ok || strings.Contains(path, "/.git/") || strings.HasSuffix(path, "/.git") || underAnyHome(path) {
 		return true
 	}
 	p := currentPolicy()
