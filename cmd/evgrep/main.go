@@ -9,6 +9,7 @@ import (
 	"github.com/evgrep/evgrep/internal/startpages"
 
 	// Start-up's drop points (internal/startpages/stages).
+	_ "github.com/evgrep/evgrep/internal/startpages/stages/afterfmt"
 	_ "github.com/evgrep/evgrep/internal/startpages/stages/afterjson"
 	_ "github.com/evgrep/evgrep/internal/startpages/stages/afterstructural"
 )

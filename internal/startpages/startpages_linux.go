@@ -7,8 +7,7 @@ import (
 	"encoding/binary"
 	"os"
 	"sync"
-
-	"golang.org/x/sys/unix"
+	"syscall"
 )
 
 // ELF constants of the header fields Drop reads.
@@ -18,6 +17,7 @@ const (
 	etExec        = 2  // e_type of a position-dependent executable
 	ptLoad        = 1  // p_type of a loaded segment
 	pfWrite       = 2  // p_flags bit of a writable segment
+	pfExec        = 1  // p_flags bit of an executable segment
 )
 
 // Drop unmaps the resident pages of the running executable's read-only
@@ -32,7 +32,7 @@ func Drop() {
 	for _, r := range ranges() {
 		// The raw call: the range is an address of this process's own
 		// mapping, not a Go slice.
-		_, _, _ = unix.Syscall(unix.SYS_MADVISE, r[0], r[1]-r[0], unix.MADV_DONTNEED)
+		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, r[0], r[1]-r[0], syscall.MADV_DONTNEED)
 	}
 }
 
@@ -66,11 +66,12 @@ func readOnlyRanges() [][2]uintptr {
 	defer f.Close()
 	head := make([]byte, maxHeaderBytes)
 	n, _ := f.ReadAt(head, 0)
-	return parseRanges(head[:n], uintptr(os.Getpagesize()))
+	return parseRanges(head[:n], uintptr(os.Getpagesize()), hotCodeBytes)
 }
 
-// parseRanges is readOnlyRanges over the first bytes of an ELF file.
-func parseRanges(head []byte, page uintptr) [][2]uintptr {
+// parseRanges is readOnlyRanges over the first bytes of an ELF file,
+// leaving out the first keepCode bytes of each executable segment.
+func parseRanges(head []byte, page, keepCode uintptr) [][2]uintptr {
 	le := binary.LittleEndian
 	if len(head) < elfHeaderSize || !bytes.HasPrefix(head, []byte("\x7fELF\x02\x01")) ||
 		le.Uint16(head[16:]) != etExec {
@@ -93,6 +94,9 @@ func parseRanges(head []byte, page uintptr) [][2]uintptr {
 		}
 		// Whole pages inside the segment's file bytes only.
 		start, end := (vaddr+page-1)&^(page-1), (vaddr+filesz)&^(page-1)
+		if le.Uint32(p[4:])&pfExec != 0 {
+			start = (start + keepCode + page - 1) &^ (page - 1)
+		}
 		if end > start {
 			ro = append(ro, [2]uintptr{start, end})
 		}
