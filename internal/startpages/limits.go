@@ -12,3 +12,8 @@ const maxHeaderBytes = 4 << 10
 // agent call, so dropping it only made each drop cost its faults again
 // (about 75 per drop).
 const hotCodeBytes = 1 << 20
+
+// statusHeadBytes is how much of /proc/self/status Drop reads to find
+// TracerPid, the eighth line (a status without it within these bytes
+// counts as traced: nothing is dropped).
+const statusHeadBytes = 1 << 10
