@@ -37,15 +37,15 @@ func Drop() {
 }
 
 // ranges is readOnlyRanges, read from the executable once: Drop runs at
-// each stage of start-up (package stages) and at main.
+// each stage of start-up (package stages), at main and before a walk.
 var ranges = sync.OnceValue(readOnlyRanges)
 
 // traced reports whether a tracer (a debugger) is attached, or whether
 // that cannot be told.
 func traced() bool {
 	// Read into a buffer on the stack with plain system calls: Drop runs
-	// four times per process, and os.ReadFile of a /proc file (size 0)
-	// grew a 64 KiB heap buffer each time, fresh pages every one.
+	// up to five times per process, and os.ReadFile of a /proc file (size
+	// 0) grew a 64 KiB heap buffer each time, fresh pages every one.
 	fd, err := syscall.Open("/proc/self/status", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return true
