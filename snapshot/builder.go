@@ -2,7 +2,6 @@ package snapshot
 
 import (
 	"bytes"
-	"container/heap"
 	"sort"
 	"sync"
 	"unicode/utf8"
@@ -115,11 +114,11 @@ func (b *Builder) AddLineCounted(path string, lineNumber int, text []byte, range
 	}
 	k := keptLine{line: retain(f.path, lineNumber, text, ranges, occurrences), file: f}
 	k.cost = len(k.line.Text) + rangeCost*len(k.line.Ranges)
-	heap.Push(&b.kept, k)
+	b.kept.push(k)
 	f.retained++
 	b.bytes += k.cost
 	for len(b.kept) > b.maxLines || (b.bytes > b.maxBytes && len(b.kept) > 0) {
-		k := heap.Pop(&b.kept).(keptLine)
+		k := b.kept.pop()
 		k.file.retained--
 		b.bytes -= k.cost
 		b.drop(k.line.Path, k.line.Number)
@@ -228,19 +227,53 @@ func less(p1 string, n1 int, p2 string, n2 int) bool {
 	return n1 < n2
 }
 
-// lineHeap is a max-heap of retained lines by (path, line).
+// lineHeap is a max-heap of retained lines by (path, line). Its push and
+// pop are container/heap's up and down over the slice itself, so that a
+// line is not boxed in an interface value (an allocation of the whole
+// keptLine) on the way in and out.
 type lineHeap []keptLine
 
-func (h lineHeap) Len() int { return len(h) }
-func (h lineHeap) Less(i, j int) bool {
+// before reports whether the line at i belongs above the one at j: it is
+// the greater (path, line).
+func (h lineHeap) before(i, j int) bool {
 	return less(h[j].line.Path, h[j].line.Number, h[i].line.Path, h[i].line.Number)
 }
-func (h lineHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *lineHeap) Push(x any)   { *h = append(*h, x.(keptLine)) }
-func (h *lineHeap) Pop() any {
-	old := *h
-	k := old[len(old)-1]
-	old[len(old)-1] = keptLine{}
-	*h = old[:len(old)-1]
+
+// push adds k.
+func (h *lineHeap) push(k keptLine) {
+	*h = append(*h, k)
+	s := *h
+	for j := len(s) - 1; j > 0; {
+		i := (j - 1) / 2
+		if !s.before(j, i) {
+			break
+		}
+		s[i], s[j] = s[j], s[i]
+		j = i
+	}
+}
+
+// pop removes and returns the top line (h is not empty).
+func (h *lineHeap) pop() keptLine {
+	s := *h
+	n := len(s) - 1
+	s[0], s[n] = s[n], s[0]
+	for i := 0; ; {
+		j := 2*i + 1
+		if j >= n {
+			break
+		}
+		if j2 := j + 1; j2 < n && s.before(j2, j) {
+			j = j2
+		}
+		if !s.before(j, i) {
+			break
+		}
+		s[i], s[j] = s[j], s[i]
+		i = j
+	}
+	k := s[n]
+	s[n] = keptLine{}
+	*h = s[:n]
 	return k
 }

@@ -75,16 +75,20 @@ func sharedEncoder() (*zstd.Encoder, error) {
 // maxDecodedBytes to decode.
 var errTooLarge = errors.New("snapshot too large to keep in the state folder")
 
-// encodeSnapshot returns the compressed file content of s, or errTooLarge
+// encodeSnapshot returns the file content of s (a raw frame when it is
+// at most maxRawFrameBytes, rawframe.go; else compressed), or errTooLarge
 // when decoding it would take more than maxDecodedBytes.
 func encodeSnapshot(s *Snapshot) ([]byte, error) {
-	enc, err := sharedEncoder()
-	if err != nil {
-		return nil, err
-	}
 	raw := payload(s)
 	if decodeCost(s, len(raw)) > maxDecodedBytes {
 		return nil, errTooLarge
+	}
+	if len(raw) <= maxRawFrameBytes {
+		return rawFrame(raw), nil
+	}
+	enc, err := sharedEncoder()
+	if err != nil {
+		return nil, err
 	}
 	return enc.EncodeAll(raw, nil), nil
 }
@@ -247,10 +251,12 @@ const (
 
 // decodeCost is what readSnapshotFrom charges to decode the file of s
 // (with a payload of rawLen bytes): the content buffer (with its probe
-// byte, and at least 256 bytes as zstd may leave a smaller size out), and
-// the same sum parsePayloadWithin makes.
+// byte), and the same sum parsePayloadWithin makes. Every frame
+// encodeSnapshot writes declares its content size: a raw frame always, a
+// compressed one because it holds more than maxRawFrameBytes (zstd leaves
+// out only sizes below 256, which readSnapshotFrom charges as 255).
 func decodeCost(s *Snapshot, rawLen int) int {
-	n := max(rawLen, 255) + 1 + len(s.ID) + len(s.Meta.Root)
+	n := rawLen + 1 + len(s.ID) + len(s.Meta.Root)
 	for k, v := range s.Meta.Options {
 		n += optionCost + len(k) + len(v)
 	}

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -62,5 +63,45 @@ func TestEvictMarkRoom(t *testing.T) {
 	put("f")
 	if _, err := os.Stat(half); !os.IsNotExist(err) {
 		t.Fatalf("a directory the mark does not count was not cleaned: %v", err)
+	}
+}
+
+// TestEvictMarkInPlace: a mark written over a longer one is read back as
+// itself, and the file holds nothing after it; a longer mark over a
+// shorter one as well; and the line a crash could leave before the cut (the
+// new mark, then the end of the old) reads as the new mark.
+func TestEvictMarkInPlace(t *testing.T) {
+	st := NewStore(t.TempDir())
+	if err := st.prepareDir(true); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(st.dir, evictMarkName)
+	now := time.Unix(1_800_000_000, 5)
+	long := evictMark{scanned: now, due: now.Add(time.Hour), dirs: 123456, live: roomLeft{n: 400, bytes: 200 << 20}, aux: roomLeft{n: 30, bytes: 9 << 20}}
+	short := evictMark{scanned: now, dirs: 1, live: roomLeft{n: 2, bytes: 3}, aux: roomLeft{n: 4, bytes: 5}}
+	for _, m := range []evictMark{long, short, long} {
+		if !st.writeEvictMark(m) {
+			t.Fatal("mark not written")
+		}
+		got, ok := st.readEvictMark()
+		if !ok || !got.scanned.Equal(m.scanned) || got.dirs != m.dirs || got.live.n != m.live.n || got.live.bytes != m.live.bytes || got.aux.bytes != m.aux.bytes {
+			t.Fatalf("read back %+v (%v), wrote %+v", got, ok, m)
+		}
+		data, _ := os.ReadFile(path)
+		if n := len(data); n == 0 || data[n-1] != '\n' || bytes.IndexByte(data, '\n') != n-1 {
+			t.Fatalf("mark file %q: not one line", data)
+		}
+	}
+	// Before the cut: the short line over the long one.
+	st.writeEvictMark(long)
+	longLine, _ := os.ReadFile(path)
+	st.writeEvictMark(short)
+	shortLine, _ := os.ReadFile(path)
+	torn := append(append([]byte(nil), shortLine...), longLine[len(shortLine):]...)
+	if err := os.WriteFile(path, torn, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := st.readEvictMark(); !ok || got.dirs != short.dirs || got.live.bytes != short.live.bytes {
+		t.Fatalf("uncut mark %q read as %+v (%v)", torn, got, ok)
 	}
 }

@@ -119,6 +119,11 @@ const (
 	// much beside the decoded content.
 	maxWindowBytes = 4 << 20
 
+	// maxRawFrameBytes is the largest snapshot content written without
+	// compression (rawframe.go): at MaxDiskSnapshots of them the state
+	// folder holds 128 MiB, half of MaxDiskBytes.
+	maxRawFrameBytes = 256 << 10
+
 	// maxSnapshotFileBytes bounds a snapshot file on disk: a compressed
 	// file is at most its content plus a few bytes per 128 KiB block.
 	maxSnapshotFileBytes = maxDecodedBytes + maxDecodedBytes>>12 + 1<<10

@@ -168,17 +168,24 @@ func checkAncestors(dir string) error {
 }
 
 // writeInPlace overwrites the state file at path with data (created if
-// missing, no link followed). Only the eviction mark is written so: it is
-// read and written under the exclusive lock alone, and a mark torn by a
-// crash does not parse, which means a scan. (A temporary file and a
-// rename, as writeAtomic does, cost as much as the rest of a write that
-// fits.)
+// missing, no link followed): one write at the start, then the file cut to
+// its length. Only the eviction mark is written so: it is read and written
+// under the exclusive lock alone, it is one line written by one call, and
+// what a crash between the write and the cut leaves is that line followed
+// by the end of the longer one before it, which parses as the new mark (a
+// mark that does not parse means a scan). (A temporary file and a rename,
+// as writeAtomic does, cost as much as the rest of a write that fits, and
+// so did truncating the file to nothing first: ext4 frees its block and
+// allocates one again, 0.5 ms of an agent call.)
 func writeInPlace(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|safeOpenFlags, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|safeOpenFlags, 0o600)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	_, err = f.WriteAt(data, 0)
+	if err == nil {
+		err = f.Truncate(int64(len(data)))
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

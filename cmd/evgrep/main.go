@@ -7,11 +7,17 @@ import (
 
 	"github.com/evgrep/evgrep/internal/app"
 	"github.com/evgrep/evgrep/internal/startpages"
+
+	// Start-up's drop points (internal/startpages/stages).
+	_ "github.com/evgrep/evgrep/internal/startpages/stages/afterfmt"
+	_ "github.com/evgrep/evgrep/internal/startpages/stages/afterjson"
+	_ "github.com/evgrep/evgrep/internal/startpages/stages/afterstructural"
 )
 
 func main() {
 	// Start-up's pages of the executable are given back before the run
-	// (internal/startpages): the peak RSS is start-up's or the search's.
+	// (internal/startpages), as at each stage of package initialisation:
+	// the peak RSS is the largest stage's or the search's.
 	startpages.Drop()
 	os.Exit(app.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

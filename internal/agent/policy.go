@@ -119,11 +119,7 @@ func currentPolicy() *pathPolicy {
 	if p := policyCache.p; p != nil && p.home == home && now.Sub(p.at) < policyTTL {
 		return p
 	}
-	list := forbiddenPrefixes(home)
-	p := &pathPolicy{home: home, at: now, prefixes: make(map[string]bool, len(list)), dirs: map[string]bool{}}
-	for _, f := range list {
-		p.prefixes[f] = true
-	}
+	p := &pathPolicy{home: home, at: now, prefixes: forbiddenPrefixes(home), dirs: map[string]bool{}}
 	policyCache.p = p
 	return p
 }
@@ -151,23 +147,21 @@ func homeFolders(home string) []string {
 	return out
 }
 
-// forbiddenPrefixes lists the forbidden places for HOME value home: the
+// forbiddenPrefixes returns the forbidden places for HOME value home: the
 // system prefixes and every credential store under every home folder,
 // each as written and resolved.
-func forbiddenPrefixes(home string) []string {
+func forbiddenPrefixes(home string) map[string]bool {
 	homes := homeFolders(home)
-	n := len(systemPrefixes) + len(homes)*len(credentialStores)
-	out := make([]string, 0, n)
-	seen := make(map[string]bool, n)
+	set := make(map[string]bool, 2*len(systemPrefixes)+len(homes)*len(credentialStores))
 	// Every home folder's stores share their folders' resolutions: each
 	// folder is looked at once (as root, every home of /etc/passwd times
 	// every store was tens of thousands of lstat calls at each start).
-	rs := make(resolutions, n)
+	rs := make(resolutions, 4*(len(systemPrefixes)+len(homes)))
+	// Every path added is clean: a literal, a filepath.Join or a
+	// resolution.
 	add := func(p string) {
-		p = filepath.Clean(p)
-		if p != "/" && !seen[p] {
-			seen[p] = true
-			out = append(out, p)
+		if p != "/" {
+			set[p] = true
 		}
 	}
 	for _, p := range systemPrefixes {
@@ -181,14 +175,9 @@ func forbiddenPrefixes(home string) []string {
 			continue // the same folder twice (HOME, the account, /etc/passwd)
 		}
 		done[h] = true
-		rs.seedHome(h, listed)
-		for _, e := range credentialStores {
-			p := filepath.Join(h, e)
-			add(p)
-			add(rs.resolve(p))
-		}
+		rs.addHome(h, listed, add)
 	}
-	return out
+	return set
 }
 
 // resolutions memoizes resolveExisting over many paths: a path that does
@@ -271,7 +260,7 @@ func forbidden(path string) bool {
 // itself, which saves a stat per file.
 func forbiddenFile(path string) bool {
 	path, ok := cleanAbs(path)
-	if !ok || strings.Contains(path+"/", "/.git/") || underAnyHome(path) {
+	if !ok || strings.Contains(path, "/.git/") || strings.HasSuffix(path, "/.git") || underAnyHome(path) {
 		return true
 	}
 	p := currentPolicy()

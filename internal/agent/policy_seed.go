@@ -24,34 +24,34 @@ var storeTops = sync.OnceValue(func() []string {
 	return out
 })
 
-// seedHome lists home folder home once and records, for every first
-// component of a credential store that the folder does not hold, the
-// answer of rs.of: the folder's resolution joined with the name, not
-// existing. forbiddenPrefixes then asks lstat only about the stores that
-// are there (a dozen of /etc/passwd's homes, as root, times every store
-// was most of an agent call's start-up). A folder that does not exist or
-// that listTops does not list is left to
-// rs.of's lstat calls, which give the same answers one by one. listed
-// keeps each real folder's answer (nil: not listed), for a home named
-// twice or through a link.
-func (rs resolutions) seedHome(home string, listed map[string]map[string]bool) {
-	home = filepath.Clean(home)
+// addHome adds every credential store of home folder home (clean), as
+// written and resolved. The folder is resolved and listed once
+// (listTops, kept in listed for a folder named twice or through a link):
+// a store whose first component the folder does not hold, or any store of
+// a folder that does not exist, resolves to the folder's resolution joined
+// with the store's name, which needs no lstat and no memo entry; the
+// others are resolved by rs.of. forbiddenPrefixes so asks lstat only about
+// the stores that are there (a dozen of /etc/passwd's homes, as root,
+// times every store was most of an agent call's start-up), and a folder
+// that listTops does not list is left to rs.of's lstat calls, which give
+// the same answers one by one.
+func (rs resolutions) addHome(home string, listed map[string]map[string]bool, add func(string)) {
 	up := rs.of(home)
-	if !up.exists {
-		return
+	var present map[string]bool // nil: rs.of resolves every store
+	if up.exists {
+		var done bool
+		if present, done = listed[up.path]; !done {
+			present = listTops(up.path)
+			listed[up.path] = present
+		}
 	}
-	present, done := listed[up.path]
-	if !done {
-		present = listTops(up.path)
-		listed[up.path] = present
-	}
-	if present == nil {
-		return
-	}
-	for _, t := range storeTops() {
-		p := filepath.Join(home, t)
-		if _, known := rs[p]; !present[t] && !known {
-			rs[p] = resolution{path: filepath.Join(up.path, t)}
+	for _, e := range credentialStores {
+		p := filepath.Join(home, e)
+		add(p)
+		if top, _, _ := strings.Cut(e, "/"); up.exists && (present == nil || present[top]) {
+			add(rs.resolve(p))
+		} else if up.path != home {
+			add(filepath.Join(up.path, e))
 		}
 	}
 }

@@ -28,11 +28,11 @@ func TestResolutionsAsResolveExisting(t *testing.T) {
 	}
 }
 
-// TestSeedHomeAsLookups: a home folder listed once (seedHome) gives every
-// credential store the resolution that looking it up alone gives, for
-// stores that are there, missing, linked and nested, and for a home named
-// through a link.
-func TestSeedHomeAsLookups(t *testing.T) {
+// TestAddHomeAsLookups: a home folder listed once (addHome) adds, for
+// every credential store, the path and the resolution that looking it up
+// alone gives, and nothing else, for stores that are there, missing,
+// linked and nested, and for a home named through a link or missing.
+func TestAddHomeAsLookups(t *testing.T) {
 	base, _ := filepath.EvalSymlinks(t.TempDir())
 	real := filepath.Join(base, "real")
 	os.MkdirAll(filepath.Join(real, ".ssh"), 0o700)
@@ -43,12 +43,21 @@ func TestSeedHomeAsLookups(t *testing.T) {
 	os.WriteFile(filepath.Join(real, ".netrc"), nil, 0o600)
 	os.Symlink(real, filepath.Join(base, "home"))
 	for _, h := range []string{real, filepath.Join(base, "home"), filepath.Join(base, "missing")} {
-		seeded, plain := resolutions{}, resolutions{}
-		seeded.seedHome(h, map[string]map[string]bool{})
+		got, want := map[string]bool{}, map[string]bool{}
+		resolutions{}.addHome(h, map[string]map[string]bool{}, func(p string) { got[p] = true })
+		plain := resolutions{}
 		for _, e := range credentialStores {
 			p := filepath.Join(h, e)
-			if got, want := seeded.of(p), plain.of(p); got != want {
-				t.Errorf("%s: seeded %+v, looked up %+v", p, got, want)
+			want[p], want[plain.resolve(p)] = true, true
+		}
+		for p := range want {
+			if !got[p] {
+				t.Errorf("%s: %s not added", h, p)
+			}
+		}
+		for p := range got {
+			if !want[p] {
+				t.Errorf("%s: %s added, not a store or a resolution", h, p)
 			}
 		}
 	}

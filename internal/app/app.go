@@ -27,6 +27,7 @@ import (
 	"github.com/evgrep/evgrep/internal/cli"
 	"github.com/evgrep/evgrep/internal/pipeline"
 	"github.com/evgrep/evgrep/internal/printer"
+	"github.com/evgrep/evgrep/internal/startpages"
 	"github.com/evgrep/evgrep/matcher/pcre2"
 	"github.com/evgrep/evgrep/walker"
 	"github.com/evgrep/evgrep/walker/types"
@@ -233,6 +234,13 @@ func (r *run) main() int {
 	if err != nil {
 		errorLine(r.stderr, err)
 		return exitError
+	}
+	if cfg.Command == cli.CmdSearch || cfg.Command == cli.CmdFiles {
+		// What the configuration and the pattern's compilation touched
+		// (flag tables, the regex parser, ...) is given back before the
+		// walk, as start-up's pages were (internal/startpages): a walk's
+		// peak no longer sits on top of them.
+		startpages.Drop()
 	}
 	switch cfg.Command {
 	case cli.CmdAnalysis:

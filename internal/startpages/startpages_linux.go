@@ -6,8 +6,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"os"
-
-	"golang.org/x/sys/unix"
+	"sync"
+	"syscall"
 )
 
 // ELF constants of the header fields Drop reads.
@@ -17,6 +17,7 @@ const (
 	etExec        = 2  // e_type of a position-dependent executable
 	ptLoad        = 1  // p_type of a loaded segment
 	pfWrite       = 2  // p_flags bit of a writable segment
+	pfExec        = 1  // p_flags bit of an executable segment
 )
 
 // Drop unmaps the resident pages of the running executable's read-only
@@ -28,21 +29,38 @@ func Drop() {
 	if traced() {
 		return
 	}
-	for _, r := range readOnlyRanges() {
+	for _, r := range ranges() {
 		// The raw call: the range is an address of this process's own
 		// mapping, not a Go slice.
-		_, _, _ = unix.Syscall(unix.SYS_MADVISE, r[0], r[1]-r[0], unix.MADV_DONTNEED)
+		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, r[0], r[1]-r[0], syscall.MADV_DONTNEED)
 	}
 }
+
+// ranges is readOnlyRanges, read from the executable once: Drop runs at
+// each stage of start-up (package stages), at main and before a walk.
+var ranges = sync.OnceValue(readOnlyRanges)
 
 // traced reports whether a tracer (a debugger) is attached, or whether
 // that cannot be told.
 func traced() bool {
-	b, err := os.ReadFile("/proc/self/status")
+	// Read into a buffer on the stack with plain system calls: Drop runs
+	// up to five times per process, and os.ReadFile of a /proc file (size
+	// 0) grew a 64 KiB heap buffer each time, fresh pages every one.
+	fd, err := syscall.Open("/proc/self/status", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return true
 	}
-	_, rest, ok := bytes.Cut(b, []byte("\nTracerPid:"))
+	var buf [statusHeadBytes]byte
+	n := 0
+	for n < len(buf) {
+		m, err := syscall.Read(fd, buf[n:])
+		if err != nil || m <= 0 {
+			break
+		}
+		n += m
+	}
+	syscall.Close(fd)
+	_, rest, ok := bytes.Cut(buf[:n], []byte("\nTracerPid:"))
 	if !ok {
 		return true
 	}
@@ -61,11 +79,12 @@ func readOnlyRanges() [][2]uintptr {
 	defer f.Close()
 	head := make([]byte, maxHeaderBytes)
 	n, _ := f.ReadAt(head, 0)
-	return parseRanges(head[:n], uintptr(os.Getpagesize()))
+	return parseRanges(head[:n], uintptr(os.Getpagesize()), hotCodeBytes)
 }
 
-// parseRanges is readOnlyRanges over the first bytes of an ELF file.
-func parseRanges(head []byte, page uintptr) [][2]uintptr {
+// parseRanges is readOnlyRanges over the first bytes of an ELF file,
+// leaving out the first keepCode bytes of each executable segment.
+func parseRanges(head []byte, page, keepCode uintptr) [][2]uintptr {
 	le := binary.LittleEndian
 	if len(head) < elfHeaderSize || !bytes.HasPrefix(head, []byte("\x7fELF\x02\x01")) ||
 		le.Uint16(head[16:]) != etExec {
@@ -88,6 +107,9 @@ func parseRanges(head []byte, page uintptr) [][2]uintptr {
 		}
 		// Whole pages inside the segment's file bytes only.
 		start, end := (vaddr+page-1)&^(page-1), (vaddr+filesz)&^(page-1)
+		if le.Uint32(p[4:])&pfExec != 0 {
+			start = (start + keepCode + page - 1) &^ (page - 1)
+		}
 		if end > start {
 			ro = append(ro, [2]uintptr{start, end})
 		}

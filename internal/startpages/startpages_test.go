@@ -37,7 +37,7 @@ func TestParseRanges(t *testing.T) {
 		[4]uint64{r, 0xe1e000, 0x2366897, 0x2366897}, // read-only data, last page shared
 		[4]uint64{rwf, 0x3183808, 0x1000, 0x2203fa0}, // writable: starts in its last page
 	)
-	got := parseRanges(head, 0x1000)
+	got := parseRanges(head, 0x1000, 0)
 	want := [][2]uintptr{{0x401000, 0xe1d000}, {0xe1e000, 0x3183000}}
 	if len(got) != len(want) {
 		t.Fatalf("ranges %x, want %x", got, want)
@@ -47,6 +47,12 @@ func TestParseRanges(t *testing.T) {
 			t.Fatalf("ranges %x, want %x", got, want)
 		}
 	}
+	// The start of the code is kept, in whole pages; data is not.
+	got = parseRanges(head, 0x1000, 0x100800)
+	want = [][2]uintptr{{0x502000, 0xe1d000}, {0xe1e000, 0x3183000}}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("keeping 0x100800 bytes of code: ranges %x, want %x", got, want)
+	}
 }
 
 func TestParseRangesRefuses(t *testing.T) {
@@ -55,11 +61,11 @@ func TestParseRangesRefuses(t *testing.T) {
 	binary.LittleEndian.PutUint16(pie[16:], 3) // ET_DYN
 	short := good[:elfHeaderSize+10]
 	for name, head := range map[string][]byte{"pie": pie, "short": short, "empty": nil, "text": []byte("#!/bin/sh\n")} {
-		if got := parseRanges(head, 0x1000); got != nil {
+		if got := parseRanges(head, 0x1000, 0); got != nil {
 			t.Errorf("%s: ranges %x, want none", name, got)
 		}
 	}
-	if got := parseRanges(good, 0x1000); len(got) != 1 {
+	if got := parseRanges(good, 0x1000, 0); len(got) != 1 {
 		t.Errorf("good: ranges %x, want one", got)
 	}
 }
