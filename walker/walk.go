@@ -169,9 +169,10 @@ type dirWork struct {
 
 // scratch is one goroutine's reusable memory.
 type scratch struct {
-	rd   *dirReader
-	ents []dirent
-	buf  []byte
+	rd    *dirReader
+	ents  []dirent
+	buf   []byte
+	files []Entry // a parallel walk's files of one directory
 }
 
 func newScratch() *scratch {
@@ -419,27 +420,42 @@ func (q *workQueue) finish(found []*dirWork, stop bool) {
 // worker is one walking goroutine.
 func (w *walk) worker(q *workQueue) {
 	s := newScratch()
-	var found []*dirWork
 	for {
 		wk, ok := q.pop()
 		if !ok {
 			return
 		}
-		found = found[:0]
 		if !w.stop.Load() {
-			found = w.parallelDir(s, wk, found)
+			w.parallelDir(s, q, wk)
 		}
-		q.finish(found, w.stop.Load())
+		q.finish(nil, w.stop.Load())
 	}
 }
 
-// parallelDir reads one directory, yields its files and returns its
-// subdirectories appended to found.
-func (w *walk) parallelDir(s *scratch, wk *dirWork, found []*dirWork) []*dirWork {
+// push adds directories found by a goroutine that is still busy (it
+// stays active), so that idle ones can take them at once.
+func (q *workQueue) push(found []*dirWork) {
+	if len(found) == 0 {
+		return
+	}
+	q.mu.Lock()
+	if !q.done {
+		q.items = append(q.items, found...)
+		q.cond.Broadcast()
+	}
+	q.mu.Unlock()
+}
+
+// parallelDir reads one directory, hands its subdirectories to the queue
+// first (other goroutines walk them while this one yields the files),
+// then yields its files.
+func (w *walk) parallelDir(s *scratch, q *workQueue, wk *dirWork) {
 	node, ents, anc, ok := w.readDir(s, wk)
 	if !ok {
-		return found
+		return
 	}
+	files := s.files[:0]
+	var found []*dirWork
 	for i := range ents {
 		if w.stop.Load() {
 			break
@@ -452,9 +468,17 @@ func (w *walk) parallelDir(s *scratch, wk *dirWork, found []*dirWork) []*dirWork
 			found = append(found, &dirWork{path: c.path, depth: wk.depth + 1, parent: node, anc: anc, rootDev: wk.rootDev})
 			continue
 		}
-		w.emit(Entry{Path: w.display(c.path), Depth: wk.depth + 1, Mode: c.mode})
+		files = append(files, Entry{Path: w.display(c.path), Depth: wk.depth + 1, Mode: c.mode})
 	}
-	return found
+	q.push(found)
+	for i := range files {
+		if w.stop.Load() {
+			break
+		}
+		w.emit(files[i])
+		files[i] = Entry{}
+	}
+	s.files = files[:0]
 }
 
 // sequential walks one root after the other, depth first, each directory
