@@ -14,4 +14,8 @@ const (
 	// maxGitConfigSize is how much of a git config file is read when
 	// looking for core.excludesFile.
 	maxGitConfigSize = 16 << 20
+	// fileShare is how many of a large directory's files a parallel walk
+	// hands to another goroutine at once (a directory of more than twice
+	// this many is split).
+	fileShare = 32
 )

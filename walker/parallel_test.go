@@ -1,8 +1,10 @@
 package walker
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -45,5 +47,50 @@ func TestParallelHandsOutSubdirectoriesFirst(t *testing.T) {
 	}
 	if !ok {
 		t.Fatal("the subdirectory was not walked while the root's file was being visited")
+	}
+}
+
+// TestParallelSharesLargeDirectories: a directory of many files is shared
+// out among the goroutines: while one file's visit waits, another
+// goroutine visits other files of the same directory.
+func TestParallelSharesLargeDirectories(t *testing.T) {
+	dir := t.TempDir()
+	n := 4 * fileShare
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d.txt", i)), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := DefaultOptions()
+	opts.Threads = 2
+	var mu sync.Mutex
+	first := ""
+	othersSeen := make(chan struct{})
+	visited := 0
+	ok := true
+	err := Walk([]string{dir}, opts, func(e Entry) bool {
+		mu.Lock()
+		if first == "" {
+			first = e.Path
+			mu.Unlock()
+			select {
+			case <-othersSeen:
+			case <-time.After(30 * time.Second): // a deadlock guard, not a speed bound
+				ok = false
+			}
+			return true
+		}
+		visited++
+		if visited == fileShare {
+			close(othersSeen)
+		}
+		mu.Unlock()
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		t.Fatalf("no other goroutine visited %d files of the directory while the first was being visited", fileShare)
 	}
 }

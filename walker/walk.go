@@ -165,6 +165,10 @@ type dirWork struct {
 	parent  *dirNode // the ignore node of the directory containing it
 	anc     *ancestor
 	rootDev uint64
+	// files, when set, makes this a share of another directory's files
+	// to yield (a parallel walk splits a large directory), not a
+	// directory to read.
+	files []Entry
 }
 
 // scratch is one goroutine's reusable memory.
@@ -425,7 +429,11 @@ func (w *walk) worker(q *workQueue) {
 		if !ok {
 			return
 		}
-		if !w.stop.Load() {
+		switch {
+		case w.stop.Load():
+		case wk.files != nil:
+			w.emitAll(wk.files)
+		default:
 			w.parallelDir(s, q, wk)
 		}
 		q.finish(nil, w.stop.Load())
@@ -470,7 +478,22 @@ func (w *walk) parallelDir(s *scratch, q *workQueue, wk *dirWork) {
 		}
 		files = append(files, Entry{Path: w.display(c.path), Depth: wk.depth + 1, Mode: c.mode})
 	}
+	// A large directory's files are shared out too: all but the first
+	// share go to the queue, for the goroutines with nothing to do.
+	for len(files) > 2*fileShare {
+		tail := files[len(files)-fileShare:]
+		found = append(found, &dirWork{files: append([]Entry(nil), tail...)})
+		clear(tail)
+		files = files[:len(files)-fileShare]
+	}
 	q.push(found)
+	w.emitAll(files)
+	s.files = files[:0]
+}
+
+// emitAll yields files in order, and forgets each (the slice may be
+// reused) as it goes.
+func (w *walk) emitAll(files []Entry) {
 	for i := range files {
 		if w.stop.Load() {
 			break
@@ -478,7 +501,6 @@ func (w *walk) parallelDir(s *scratch, q *workQueue, wk *dirWork) {
 		w.emit(files[i])
 		files[i] = Entry{}
 	}
-	s.files = files[:0]
 }
 
 // sequential walks one root after the other, depth first, each directory
