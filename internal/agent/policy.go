@@ -92,6 +92,11 @@ type pathPolicy struct {
 	home     string
 	at       time.Time
 	prefixes map[string]bool
+	// homes are the home folders, as written and resolved, of which
+	// every credential store is forbidden by its name (homeStore): the
+	// stores themselves are in prefixes only where they resolve
+	// elsewhere.
+	homes map[string]bool
 
 	mu   sync.Mutex
 	dirs map[string]bool
@@ -119,7 +124,8 @@ func currentPolicy() *pathPolicy {
 	if p := policyCache.p; p != nil && p.home == home && now.Sub(p.at) < policyTTL {
 		return p
 	}
-	p := &pathPolicy{home: home, at: now, prefixes: forbiddenPrefixes(home), dirs: map[string]bool{}}
+	prefixes, homes := forbiddenPrefixes(home)
+	p := &pathPolicy{home: home, at: now, prefixes: prefixes, homes: homes, dirs: map[string]bool{}}
 	policyCache.p = p
 	return p
 }
@@ -127,7 +133,8 @@ func currentPolicy() *pathPolicy {
 // homeFolders returns every folder that may be the user's home: HOME
 // (made absolute when relative), the account's home from the password
 // database (os/user reads /etc/passwd itself when built without cgo), and
-// the resolution of each.
+// the other accounts' homes when running as root. Their resolutions are
+// added by the caller (resolutions.addHome).
 func homeFolders(home string) []string {
 	var out []string
 	if home != "" {
@@ -138,30 +145,26 @@ func homeFolders(home string) []string {
 	if u, err := user.Current(); err == nil && u.HomeDir != "" && filepath.IsAbs(u.HomeDir) {
 		out = append(out, u.HomeDir)
 	}
-	out = append(out, otherHomes()...)
-	for _, h := range out {
-		if r := resolveExisting(h); r != h {
-			out = append(out, r)
-		}
-	}
-	return out
+	return append(out, otherHomes()...)
 }
 
 // forbiddenPrefixes returns the forbidden places for HOME value home: the
-// system prefixes and every credential store under every home folder,
-// each as written and resolved.
-func forbiddenPrefixes(home string) map[string]bool {
-	homes := homeFolders(home)
-	set := make(map[string]bool, 2*len(systemPrefixes)+len(homes)*len(credentialStores))
+// system prefixes with their resolutions, and the home folders (homes) of
+// which every credential store is forbidden, with the resolution of each
+// store that resolves elsewhere than its folder's resolution (prefixes).
+func forbiddenPrefixes(home string) (prefixes, homes map[string]bool) {
+	hs := homeFolders(home)
+	prefixes = make(map[string]bool, 2*len(systemPrefixes)+len(hs))
+	homes = make(map[string]bool, 2*len(hs))
 	// Every home folder's stores share their folders' resolutions: each
 	// folder is looked at once (as root, every home of /etc/passwd times
 	// every store was tens of thousands of lstat calls at each start).
-	rs := make(resolutions, 4*(len(systemPrefixes)+len(homes)))
+	rs := make(resolutions, 4*(len(systemPrefixes)+len(hs)))
 	// Every path added is clean: a literal, a filepath.Join or a
 	// resolution.
 	add := func(p string) {
 		if p != "/" {
-			set[p] = true
+			prefixes[p] = true
 		}
 	}
 	for _, p := range systemPrefixes {
@@ -169,15 +172,41 @@ func forbiddenPrefixes(home string) map[string]bool {
 		add(rs.resolve(p))
 	}
 	listed := map[string]map[string]bool{}
-	done := make(map[string]bool, len(homes))
-	for _, h := range homes {
-		if h = filepath.Clean(h); done[h] {
+	for _, h := range hs {
+		if h = filepath.Clean(h); homes[h] {
 			continue // the same folder twice (HOME, the account, /etc/passwd)
 		}
-		done[h] = true
-		rs.addHome(h, listed, add)
+		rs.addHome(h, listed, homes, add)
 	}
-	return set
+	return prefixes, homes
+}
+
+// homeStore reports whether path is, by its name, a credential store of
+// one of the policy's home folders: path is a home folder joined with an
+// entry of credentialStores.
+func (p *pathPolicy) homeStore(path string) bool {
+	if len(p.homes) == 0 {
+		return false
+	}
+	names := storeNames()
+	end := len(path)
+	for range maxStoreComponents {
+		slash := strings.LastIndexByte(path[:end], '/')
+		if slash < 0 {
+			return false
+		}
+		if names[path[slash+1:]] {
+			h := path[:slash]
+			if h == "" {
+				h = "/"
+			}
+			if p.homes[h] {
+				return true
+			}
+		}
+		end = slash
+	}
+	return false
 }
 
 // resolutions memoizes resolveExisting over many paths: a path that does
@@ -264,7 +293,7 @@ func forbiddenFile(path string) bool {
 		return true
 	}
 	p := currentPolicy()
-	return p.prefixes[path] || p.forbiddenDir(filepath.Dir(path))
+	return p.prefixes[path] || p.homeStore(path) || p.forbiddenDir(filepath.Dir(path))
 }
 
 // cleanAbs makes path absolute and clean; ok is false when it cannot, or
@@ -292,7 +321,7 @@ func (p *pathPolicy) forbiddenDir(dir string) bool {
 	if ok {
 		return yes
 	}
-	yes = p.prefixes[dir] || isGitDir(dir)
+	yes = p.prefixes[dir] || p.homeStore(dir) || isGitDir(dir)
 	if parent := filepath.Dir(dir); !yes && parent != dir {
 		yes = p.forbiddenDir(parent)
 	}

@@ -46,6 +46,14 @@ func (p *pathPolicy) linkedStore(id fileID) bool {
 				return
 			}
 		}
+		for h := range p.homes {
+			for _, e := range credentialStores {
+				if !p.listIDs(filepath.Join(h, e), 0, &n) {
+					p.linkedUnknown = true
+					return
+				}
+			}
+		}
 	})
 	return p.linkedUnknown || p.linked[id]
 }

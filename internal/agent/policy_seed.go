@@ -24,34 +24,48 @@ var storeTops = sync.OnceValue(func() []string {
 	return out
 })
 
-// addHome adds every credential store of home folder home (clean), as
-// written and resolved. The folder is resolved and listed once
-// (listTops, kept in listed for a folder named twice or through a link):
-// a store whose first component the folder does not hold, or any store of
-// a folder that does not exist, resolves to the folder's resolution joined
-// with the store's name, which needs no lstat and no memo entry; the
-// others are resolved by rs.of. forbiddenPrefixes so asks lstat only about
-// the stores that are there (a dozen of /etc/passwd's homes, as root,
-// times every store was most of an agent call's start-up), and a folder
-// that listTops does not list is left to rs.of's lstat calls, which give
-// the same answers one by one.
-func (rs resolutions) addHome(home string, listed map[string]map[string]bool, add func(string)) {
+// storeNames is the set of credentialStores' entries (computed on first
+// use, not at start-up).
+var storeNames = sync.OnceValue(func() map[string]bool {
+	out := make(map[string]bool, len(credentialStores))
+	for _, e := range credentialStores {
+		out[e] = true
+	}
+	return out
+})
+
+// maxStoreComponents is the most path components an entry of
+// credentialStores has (.local/share/fish/fish_history); TestStoreComponents
+// checks the table against it.
+const maxStoreComponents = 4
+
+// addHome adds home folder home (clean) and its resolution to homes, so
+// that every credential store of it is forbidden by name, and adds to
+// prefixes (add) the resolution of each store that the folder holds. The
+// folder is resolved and listed once (listTops, kept in listed for a
+// folder named twice or through a link): a store whose first component
+// the folder does not hold, or any store of a folder that does not exist,
+// resolves to the folder's resolution joined with the store's name, which
+// homes covers with no lstat and no entry; the others are resolved by
+// rs.of. forbiddenPrefixes so asks lstat only about the stores that are
+// there (a dozen of /etc/passwd's homes, as root, times every store was
+// most of an agent call's start-up), and a folder that listTops does not
+// list is left to rs.of's lstat calls, which give the same answers one by
+// one.
+func (rs resolutions) addHome(home string, listed map[string]map[string]bool, homes map[string]bool, add func(string)) {
 	up := rs.of(home)
-	var present map[string]bool // nil: rs.of resolves every store
-	if up.exists {
-		var done bool
-		if present, done = listed[up.path]; !done {
-			present = listTops(up.path)
-			listed[up.path] = present
-		}
+	homes[home], homes[up.path] = true, true
+	if !up.exists {
+		return
+	}
+	present, done := listed[up.path]
+	if !done {
+		present = listTops(up.path)
+		listed[up.path] = present
 	}
 	for _, e := range credentialStores {
-		p := filepath.Join(home, e)
-		add(p)
-		if top, _, _ := strings.Cut(e, "/"); up.exists && (present == nil || present[top]) {
-			add(rs.resolve(p))
-		} else if up.path != home {
-			add(filepath.Join(up.path, e))
+		if top, _, _ := strings.Cut(e, "/"); present == nil || present[top] {
+			add(rs.resolve(filepath.Join(home, e)))
 		}
 	}
 }

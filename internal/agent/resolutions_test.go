@@ -3,6 +3,7 @@ package agent
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -28,9 +29,9 @@ func TestResolutionsAsResolveExisting(t *testing.T) {
 	}
 }
 
-// TestAddHomeAsLookups: a home folder listed once (addHome) adds, for
+// TestAddHomeAsLookups: a home folder listed once (addHome) forbids, for
 // every credential store, the path and the resolution that looking it up
-// alone gives, and nothing else, for stores that are there, missing,
+// alone gives, and adds nothing else, for stores that are there, missing,
 // linked and nested, and for a home named through a link or missing.
 func TestAddHomeAsLookups(t *testing.T) {
 	base, _ := filepath.EvalSymlinks(t.TempDir())
@@ -43,22 +44,58 @@ func TestAddHomeAsLookups(t *testing.T) {
 	os.WriteFile(filepath.Join(real, ".netrc"), nil, 0o600)
 	os.Symlink(real, filepath.Join(base, "home"))
 	for _, h := range []string{real, filepath.Join(base, "home"), filepath.Join(base, "missing")} {
-		got, want := map[string]bool{}, map[string]bool{}
-		resolutions{}.addHome(h, map[string]map[string]bool{}, func(p string) { got[p] = true })
+		p := &pathPolicy{prefixes: map[string]bool{}, homes: map[string]bool{}}
+		resolutions{}.addHome(h, map[string]map[string]bool{}, p.homes, func(x string) { p.prefixes[x] = true })
+		covered := func(x string) bool { return p.prefixes[x] || p.homeStore(x) }
 		plain := resolutions{}
+		want := map[string]bool{}
 		for _, e := range credentialStores {
-			p := filepath.Join(h, e)
-			want[p], want[plain.resolve(p)] = true, true
-		}
-		for p := range want {
-			if !got[p] {
-				t.Errorf("%s: %s not added", h, p)
+			x := filepath.Join(h, e)
+			want[x], want[plain.resolve(x)] = true, true
+			for _, y := range []string{x, plain.resolve(x)} {
+				if !covered(y) {
+					t.Errorf("%s: %s not forbidden", h, y)
+				}
 			}
 		}
-		for p := range got {
-			if !want[p] {
-				t.Errorf("%s: %s added, not a store or a resolution", h, p)
+		for x := range p.prefixes {
+			if !want[x] {
+				t.Errorf("%s: %s added, not a store or a resolution", h, x)
 			}
+		}
+		for x := range p.homes {
+			if x != h && x != plain.resolve(h) {
+				t.Errorf("%s: home %s added, neither the folder nor its resolution", h, x)
+			}
+		}
+	}
+}
+
+// TestStoreComponents: homeStore looks maxStoreComponents components up
+// from a path, which must be the most any credential store has.
+func TestStoreComponents(t *testing.T) {
+	most := 0
+	for _, e := range credentialStores {
+		most = max(most, len(strings.Split(e, "/")))
+	}
+	if most != maxStoreComponents {
+		t.Fatalf("the deepest credential store has %d components; maxStoreComponents is %d", most, maxStoreComponents)
+	}
+}
+
+// TestHomeStore: a home folder joined with a credential store is one,
+// whatever its depth; a path inside a store (left to forbiddenDir's walk
+// up), another name, and a store under a folder that is not a home are
+// not.
+func TestHomeStore(t *testing.T) {
+	p := &pathPolicy{homes: map[string]bool{"/h/u": true, "/": true}}
+	for path, want := range map[string]bool{
+		"/h/u/.ssh": true, "/h/u/.local/share/keyrings": true, "/h/u/.local/share/fish/fish_history": true, "/h/u/.config/gh": true, "/h/u/.netrc": true,
+		"/.aws": true, "/h/u/.ssh/id_rsa": false, "/h/u/.config": false, "/h/u/src/.ssh": false,
+		"/h/v/.ssh": false, "/h/u/.local/share": false, "/h/u": false, "": false,
+	} {
+		if got := p.homeStore(path); got != want {
+			t.Errorf("homeStore(%q) = %v, want %v", path, got, want)
 		}
 	}
 }
