@@ -48,6 +48,9 @@ type Store struct {
 	cursors map[string]Cursor
 	tombs   map[string]time.Time // evicted snapshots (memory-only stores)
 	seq     uint64               // last use number (see memEntry.seq)
+	// writes are the state-folder writes that Prestore started, by
+	// snapshot ID, until a cursor or Flush has waited for them.
+	writes map[string]*pendingWrite
 }
 
 // nextSeq numbers a use of a memory entry; s.mu must be held.
@@ -104,17 +107,23 @@ func (s *Store) Put(snap *Snapshot) error {
 	}
 	now := s.now()
 	s.mu.Lock()
+	s.keepLocked(snap, now)
+	s.mu.Unlock()
+	if s.dir == "" {
+		return nil
+	}
+	return s.writeSnapshot(snap, now)
+}
+
+// keepLocked gives snap an ID if it has none and keeps it in memory as
+// the most recently used snapshot; s.mu must be held.
+func (s *Store) keepLocked(snap *Snapshot, now time.Time) {
 	if snap.ID == "" {
 		snap.ID = newToken()
 	}
 	s.snaps[snap.ID] = &memEntry{snap: snap, used: now, seq: s.nextSeq()}
 	delete(s.tombs, snap.ID)
 	s.evictMemLocked(now)
-	s.mu.Unlock()
-	if s.dir == "" {
-		return nil
-	}
-	return s.writeSnapshot(snap, now)
 }
 
 // NewCursor returns a token for the page of snap of the given kind that
@@ -157,6 +166,9 @@ func (s *Store) NewPageCursor(snap *Snapshot, p Page) (string, error) {
 			return "", err
 		}
 	} else {
+		if err := s.written(snap.ID); err != nil {
+			return "", err
+		}
 		s.mu.Lock()
 		if e := s.snaps[snap.ID]; e != nil {
 			e.used, e.seq = now, s.nextSeq()

@@ -66,6 +66,11 @@ func searchRequest(req *Request, env Env, root string) (*Answer, error) {
 	if mode == ModeMatches {
 		err = renderMatches(a, v, snapshot.SelectPaths(), 0)
 	} else {
+		if env.Store != nil && len(snap.Files()) > 0 {
+			// The summary's cursor needs the snapshot on disk: its write
+			// overlaps the rendering (snapshot.Store.Prestore).
+			env.Store.Prestore(snap)
+		}
 		err = renderSummary(a, v, 0)
 	}
 	if req.budgetChars > 0 {

@@ -33,6 +33,9 @@ func (r *run) agent() int {
 	cwd, _ := os.Getwd()
 	env := agent.Env{Store: snapshot.NewStore(agent.StateDir()), Cwd: cwd}
 	ans := agent.HandleJSON(context.Background(), data, env)
+	// Snapshot writes begun for the answer's cursors end before the
+	// process does (snapshot.Store.Prestore).
+	env.Store.Flush()
 	if r.cfg.AgentFormat == "json" {
 		b, _ := json.Marshal(ans)
 		r.out.Write(b)
