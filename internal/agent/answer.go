@@ -266,6 +266,7 @@ func errorAnswer(err error) *Answer {
 }
 
 func handle(req *Request, env Env) (*Answer, error) {
+	warmEncoders()
 	if req.Cursor != "" && req.Mode != ModeInspect && req.Mode != ModeStructural {
 		return page(req, env)
 	}
