@@ -6,6 +6,7 @@ package syntax
 #include <stdint.h>
 #include <stdlib.h>
 #include <stdbool.h>
+#include "arena.h"
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -53,6 +54,11 @@ bool ts_node_is_missing(evg_TSNode);
 bool ts_node_is_extra(evg_TSNode);
 bool ts_node_has_error(evg_TSNode);
 uint16_t ts_language_symbol_for_name(const TSLanguage *, const char *, uint32_t, bool);
+void ts_set_allocator(void *(*)(size_t), void *(*)(size_t, size_t), void *(*)(void *, size_t), void (*)(void *));
+
+// evg_use_arenas points tree-sitter's allocator at the arena's functions
+// (arena.c), once, before the first parse.
+static void evg_use_arenas(void) { ts_set_allocator(evg_malloc, evg_calloc, evg_realloc, evg_free); }
 
 typedef struct {
 	uint32_t start, end;
@@ -62,34 +68,62 @@ typedef struct {
 	uint8_t flags, field;
 } evg_node;
 
-// evg_parse parses src into *tree and counts its nodes (the cursor's
-// nodes: the visible ones, the root included). Returns 0 on success, 1 on
-// timeout or parser failure, 2 when out of memory.
-static int evg_parse(const TSLanguage *lang, const char *src, uint32_t len, uint64_t timeout,
+// evg_parse parses src into *tree, in arena a (the C library's heap when a
+// is NULL), and counts its nodes (the cursor's nodes: the visible ones,
+// the root included). Returns 0 on success, 1 on timeout or parser
+// failure, 2 when out of memory; an arena is to be reset whatever the
+// result.
+// evg_drop deletes a tree that holds C library blocks (a tree wholly in
+// an arena goes with its reset).
+static void evg_drop(evg_arena *a, TSTree *t) {
+	if (!t) return;
+	evg_arena_enter(a);
+	if (!a || evg_arena_spilled(a)) ts_tree_delete(t);
+	evg_arena_leave();
+}
+
+static int evg_parse(evg_arena *a, const TSLanguage *lang, const char *src, uint32_t len, uint64_t timeout,
                      TSTree **tree, uint32_t *count) {
 	*tree = NULL;
 	*count = 0;
+	evg_arena_enter(a);
 	TSParser *p = ts_parser_new();
-	if (!p) return 2;
-	if (!ts_parser_set_language(p, lang)) { ts_parser_delete(p); return 1; }
-	ts_parser_set_timeout_micros(p, timeout);
-	TSTree *t = ts_parser_parse_string(p, NULL, src, len);
-	ts_parser_delete(p);
-	if (!t) return 1;
-	*tree = t;
-	*count = ts_node_descendant_count(ts_tree_root_node(t));
-	return 0;
+	int rc = 0;
+	if (!p) {
+		rc = 2;
+	} else if (!ts_parser_set_language(p, lang)) {
+		rc = 1;
+	} else {
+		ts_parser_set_timeout_micros(p, timeout);
+		*tree = ts_parser_parse_string(p, NULL, src, len);
+		if (!*tree) rc = 1;
+	}
+	// The parser's own blocks are the arena's; its external scanner's
+	// may be the C library's, which delete frees.
+	if (p) ts_parser_delete(p);
+	if (rc == 0) *count = ts_node_descendant_count(ts_tree_root_node(*tree));
+	evg_arena_leave();
+	return rc;
 }
 
 // evg_fill writes the nodes of t in pre-order to nodes (room for cap of
-// them: the count evg_parse gave) and deletes t. It keeps no pointer to
-// nodes. Returns the number written (cap on success), or -1 when out of
+// them: the count evg_parse gave). It keeps no pointer to nodes. A tree
+// in arena a is freed by the arena's reset; one of the C library (a NULL)
+// is deleted here. Returns the number written (cap on success), or -1 when out of
 // memory or when the tree has more nodes than its count.
-static int64_t evg_fill(TSTree *t, evg_node *nodes, uint32_t cap) {
+static int64_t evg_fill(evg_arena *a, TSTree *t, evg_node *nodes, uint32_t cap) {
 	uint32_t n = 0, dcap = 64, depth = 0;
 	int32_t *last = malloc(dcap * sizeof(int32_t));   // last child seen at each depth
 	int32_t *parents = malloc(dcap * sizeof(int32_t)); // the parent at each depth
-	if (!last || !parents) { free(last); free(parents); ts_tree_delete(t); return -1; }
+	if (!last || !parents) {
+		free(last);
+		free(parents);
+		evg_arena_enter(a);
+		if (!a || evg_arena_spilled(a)) ts_tree_delete(t);
+		evg_arena_leave();
+		return -1;
+	}
+	evg_arena_enter(a);
 	evg_TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
 	last[0] = -1;
 	parents[0] = -1;
@@ -131,8 +165,13 @@ static int64_t evg_fill(TSTree *t, evg_node *nodes, uint32_t cap) {
 		}
 	}
 done:
+	// A tree in an arena is not deleted: the arena's reset frees it.
 	ts_tree_cursor_delete(&c);
-	ts_tree_delete(t);
+	// A tree that spilled out of its arena (or was never in one) holds C
+	// library blocks: deleting it frees those (the arena's own go with
+	// the reset).
+	if (!a || evg_arena_spilled(a)) ts_tree_delete(t);
+	evg_arena_leave();
 	free(last);
 	free(parents);
 	return rc < 0 ? rc : (int64_t)n;
@@ -142,6 +181,8 @@ import "C"
 
 import (
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -208,7 +249,9 @@ func parseFlat(lang Language, src []byte) (*Tree, error) {
 	cs := (*C.char)(unsafe.Pointer(&buf[0]))
 	var tree *C.TSTree
 	var count C.uint32_t
-	rc := C.evg_parse((*C.TSLanguage)(languagePtr(g.lang)), cs, C.uint32_t(len(src)),
+	a := takeArena()
+	defer releaseArena(a)
+	rc := C.evg_parse(a, (*C.TSLanguage)(languagePtr(g.lang)), cs, C.uint32_t(len(src)),
 		C.uint64_t(ParseTimeout.Microseconds()), &tree, &count)
 	switch rc {
 	case 0:
@@ -222,18 +265,63 @@ func parseFlat(lang Language, src []byte) (*Tree, error) {
 	// all the memory a parse takes at once.
 	nodes := make([]Node, int(count))
 	if len(nodes) == 0 {
-		C.ts_tree_delete(tree)
+		C.evg_drop(a, tree)
 		return nil, &Error{"parser failure"}
 	}
-	if n := C.evg_fill(tree, (*C.evg_node)(unsafe.Pointer(&nodes[0])), count); n != C.int64_t(count) {
+	if n := C.evg_fill(a, tree, (*C.evg_node)(unsafe.Pointer(&nodes[0])), count); n != C.int64_t(count) {
 		return nil, &Error{"parser failure"}
 	}
-	if int(count) >= trimNodes {
+	if C.evg_arena_spilled(a) != 0 {
+		// The C library's share of a large tree: its pages go back, so
+		// that they and the next tree's arena are not resident at once.
 		C.evg_trim()
+		arenaSpills.Add(1)
 	}
 	t := &Tree{Lang: lang, Src: src, Nodes: nodes, kinds: k}
 	if len(nodes) > 0 {
 		t.HasError = nodes[0].HasError()
 	}
 	return t, nil
+}
+
+// arenaSpills counts the parses whose tree outgrew its arena's budget
+// (TestParseFlatArenas checks that its large source does).
+var arenaSpills atomic.Int64
+
+// arenas are the parse arenas (arena.c) not in use: one per concurrent
+// parse at most, kept for the life of the process.
+var arenas struct {
+	sync.Mutex
+	free []*C.evg_arena
+}
+
+// useArenas points tree-sitter's allocator at the arenas, before the first
+// parse of the process.
+var useArenas = sync.OnceFunc(func() { C.evg_use_arenas() })
+
+// takeArena returns an arena for one parse (a new one when all are taken).
+func takeArena() *C.evg_arena {
+	useArenas()
+	arenas.Lock()
+	defer arenas.Unlock()
+	if n := len(arenas.free); n > 0 {
+		a := arenas.free[n-1]
+		arenas.free = arenas.free[:n-1]
+		return a
+	}
+	a := C.evg_arena_new()
+	if a == nil {
+		panic("syntax: out of memory for a parse arena")
+	}
+	return a
+}
+
+// releaseArena frees everything of the parse in a (its tree, its parser)
+// and keeps a for the next parse, with at most arenaKeepBytes of its
+// memory.
+func releaseArena(a *C.evg_arena) {
+	C.evg_arena_reset(a, C.size_t(arenaKeepBytes))
+	arenas.Lock()
+	arenas.free = append(arenas.free, a)
+	arenas.Unlock()
 }

@@ -4,8 +4,11 @@ package syntax
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -27,49 +30,118 @@ func TestParseFlatMatchesBindings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := grammars()[lang]
-		p := sitter.NewParser()
-		p.SetLanguage(g.lang)
-		st, err := p.ParseCtx(context.Background(), nil, []byte(src))
-		if err != nil {
+		if err := sameAsBindings(lang, []byte(src), tr); err != nil {
 			t.Fatal(err)
-		}
-		var ref []*sitter.Node
-		var walk func(n *sitter.Node)
-		walk = func(n *sitter.Node) {
-			ref = append(ref, n)
-			for i := 0; i < int(n.ChildCount()); i++ {
-				walk(n.Child(i))
-			}
-		}
-		walk(st.RootNode())
-		if len(ref) != len(tr.Nodes) {
-			t.Fatalf("%s: %d nodes, bindings %d", lang, len(tr.Nodes), len(ref))
-		}
-		for i, n := range ref {
-			f := &tr.Nodes[i]
-			if int(f.Start) != int(n.StartByte()) || int(f.End) != int(n.EndByte()) || f.Kind != uint16(n.Symbol()) ||
-				f.Named() != n.IsNamed() || f.Missing() != n.IsMissing() || f.Extra() != n.IsExtra() ||
-				int(f.NumChildren) != int(n.ChildCount()) || tr.Kind(int32(i)) != n.Type() {
-				t.Fatalf("%s: node %d: %+v %s, bindings %s [%d,%d)", lang, i, *f, tr.Kind(int32(i)), n.Type(), n.StartByte(), n.EndByte())
-			}
-			var kids []int32
-			kids = tr.Children(int32(i), kids)
-			if len(kids) != int(n.ChildCount()) {
-				t.Fatalf("%s: node %d: %d children linked", lang, i, len(kids))
-			}
-			for _, c := range kids {
-				if tr.Nodes[c].Parent != int32(i) {
-					t.Fatalf("%s: child %d of %d has parent %d", lang, c, i, tr.Nodes[c].Parent)
-				}
-			}
-		}
-		if tr.HasError != st.RootNode().HasError() {
-			t.Errorf("%s: HasError %v", lang, tr.HasError)
 		}
 		if id, ok := KindID(lang, tr.Kind(0)); !ok || id != tr.Nodes[0].Kind {
 			t.Errorf("%s: KindID(%s) = %d, %v", lang, tr.Kind(0), id, ok)
 		}
+	}
+}
+
+// sameAsBindings compares a flattened tree with go-tree-sitter's own walk
+// of a parse of src (on the C library's heap, outside any arena).
+func sameAsBindings(lang Language, src []byte, tr *Tree) error {
+	g := grammars()[lang]
+	p := sitter.NewParser()
+	p.SetLanguage(g.lang)
+	st, err := p.ParseCtx(context.Background(), nil, src)
+	if err != nil {
+		return err
+	}
+	var ref []*sitter.Node
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		ref = append(ref, n)
+		for i := 0; i < int(n.ChildCount()); i++ {
+			walk(n.Child(i))
+		}
+	}
+	walk(st.RootNode())
+	if len(ref) != len(tr.Nodes) {
+		return fmt.Errorf("%s: %d nodes, bindings %d", lang, len(tr.Nodes), len(ref))
+	}
+	var kids []int32
+	for i, n := range ref {
+		f := &tr.Nodes[i]
+		if int(f.Start) != int(n.StartByte()) || int(f.End) != int(n.EndByte()) || f.Kind != uint16(n.Symbol()) ||
+			f.Named() != n.IsNamed() || f.Missing() != n.IsMissing() || f.Extra() != n.IsExtra() ||
+			int(f.NumChildren) != int(n.ChildCount()) || tr.Kind(int32(i)) != n.Type() {
+			return fmt.Errorf("%s: node %d: %+v %s, bindings %s [%d,%d)", lang, i, *f, tr.Kind(int32(i)), n.Type(), n.StartByte(), n.EndByte())
+		}
+		kids = tr.Children(int32(i), kids[:0])
+		if len(kids) != int(n.ChildCount()) {
+			return fmt.Errorf("%s: node %d: %d children linked", lang, i, len(kids))
+		}
+		for _, c := range kids {
+			if tr.Nodes[c].Parent != int32(i) {
+				return fmt.Errorf("%s: child %d of %d has parent %d", lang, c, i, tr.Nodes[c].Parent)
+			}
+		}
+	}
+	if tr.HasError != st.RootNode().HasError() {
+		return fmt.Errorf("%s: HasError %v", lang, tr.HasError)
+	}
+	return nil
+}
+
+// TestParseFlatArenas: parses in arenas (arena.c) give the bindings' trees
+// for small sources (all in the arena), for a source whose tree outgrows
+// its arena's budget (the rest from the C library, then deleted), with
+// syntax errors, and with many parses at once reusing a few arenas.
+func TestParseFlatArenas(t *testing.T) {
+	var big strings.Builder
+	for i := 0; big.Len() < 1<<20; i++ {
+		fmt.Fprintf(&big, "def f%d(a, b=%d):\n    if a > b:\n        return [x * %d for x in range(a) if x]\n    return {'k': (a, b)}\n\n", i, i, i)
+	}
+	srcs := []struct {
+		lang Language
+		src  string
+	}{
+		{Python, big.String()},
+		{Go, "package p\n\nfunc f() { x := []int{1, 2, 3}; for _, v := range x { println(v) } }\n"},
+		{C, "int f(int a) { if (a) { return g(a, 1 } return 0; }\n"}, // errors
+		{JavaScript, "let a = [1, 2, 3].map((x) => x * 2);\nfunction g() { return a }\n"},
+		{Rust, "fn f(v: Vec<u32>) -> u32 { v.iter().map(|x| x + 1).sum() }\n"},
+	}
+	spills := arenaSpills.Load()
+	for _, c := range srcs {
+		tr, err := ParseFlat(c.lang, []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sameAsBindings(c.lang, []byte(c.src), tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := arenaSpills.Load() - spills; got != 1 {
+		t.Fatalf("%d parses outgrew their arena; the large source's alone should", got)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 12; i++ {
+				c := srcs[1+(g+i)%(len(srcs)-1)]
+				// Distinct sources, so that the parse cache does not answer.
+				src := []byte(c.src + strings.Repeat("\n", g*16+i+1))
+				tr, err := ParseFlat(c.lang, src)
+				if err == nil {
+					err = sameAsBindings(c.lang, src, tr)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
 	}
 }
 

@@ -42,9 +42,10 @@ const (
 	cacheDecls = 200_000
 	// headBytes is how much of a file's beginning Detect looks at.
 	headBytes = 4096
-	// trimNodes: after a parse of this many nodes or more, the C heap's
-	// free pages (the tree's) go back to the system.
-	trimNodes = 200_000
+	// arenaKeepBytes is how much of its memory a parse arena (arena.c)
+	// keeps for the next parse; the chunks a larger tree needed beyond it
+	// go back to the system at the reset.
+	arenaKeepBytes = 1 << 20
 )
 
 // Language names a grammar. The values are the lower-case names below,
