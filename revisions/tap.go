@@ -36,7 +36,7 @@ func NewTap(f *os.File, capture int64, buf []byte) (*Tap, error) {
 
 // NewTapStat is NewTap for a file whose fstat at open the caller holds
 // (fi, from the same descriptor): no second fstat.
-func NewTapStat(f *os.File, fi os.FileInfo, capture int64, buf []byte) *Tap {
+func NewTapStat(f File, fi os.FileInfo, capture int64, buf []byte) *Tap {
 	tr := NewTrackerStat(f, fi)
 	t := &Tap{tr: tr}
 	if size := tr.Identity().Size; capture > 0 && size <= capture {

@@ -15,7 +15,7 @@ import (
 // the byte count must describe the file on disk, which is what Check
 // re-hashes later. A Tracker is used by one goroutine at a time.
 type Tracker struct {
-	f      *os.File
+	f      File
 	before Identity
 	d      *xxhash.Digest
 	n      int64
@@ -33,7 +33,7 @@ func NewTracker(f *os.File) (*Tracker, error) {
 
 // NewTrackerStat is NewTracker for a file whose fstat at open the caller
 // holds (fi, from f itself, before any byte was read).
-func NewTrackerStat(f *os.File, fi os.FileInfo) *Tracker {
+func NewTrackerStat(f File, fi os.FileInfo) *Tracker {
 	return &Tracker{f: f, before: identityOf(fi), d: xxhash.New()}
 }
 

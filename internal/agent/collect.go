@@ -2,7 +2,6 @@ package agent
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -190,7 +189,7 @@ func (c *sinkFile) Begin(e walker.Entry) (bool, bool) {
 }
 
 // Open implements pipeline.Opener.
-func (c *sinkFile) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
+func (c *sinkFile) Open(e walker.Entry) (pipeline.File, pipeline.Tap, error) {
 	f, tap, err := openTracked(e.Path)
 	if err != nil {
 		return nil, nil, err
@@ -215,14 +214,14 @@ func (c *sinkFile) Finish(*search.Searcher, *search.Finish) error { return nil }
 // with a revision tap (revisions.Tap: finished as soon as the file has
 // been read to its end, while it is still open, so that a file read whole
 // and unchanged is Verified): the Open of every agent sink.
-func openTracked(path string) (*os.File, *revisions.Tap, error) {
+func openTracked(path string) (pipeline.File, *revisions.Tap, error) {
 	return openTap(path, 0, nil)
 }
 
 // openTap is openTracked that also keeps the raw bytes of a file of at
 // most capture bytes (capture 0: none), in buf.
-func openTap(path string, capture int64, buf []byte) (*os.File, *revisions.Tap, error) {
-	f, fi, err := openCheckedStat(path)
+func openTap(path string, capture int64, buf []byte) (pipeline.File, *revisions.Tap, error) {
+	f, fi, err := openCheckedFile(path)
 	if err != nil {
 		return nil, nil, oserr.Wrap(err)
 	}

@@ -3,7 +3,6 @@ package agent
 import (
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -275,7 +274,7 @@ func (s *impactSink) Begin(e walker.Entry) (bool, bool) {
 }
 
 // Open implements pipeline.Opener.
-func (s *impactSink) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
+func (s *impactSink) Open(e walker.Entry) (pipeline.File, pipeline.Tap, error) {
 	f, tap, err := openTracked(e.Path)
 	if err != nil {
 		return nil, nil, err

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -83,7 +82,7 @@ func (s *navSink) Begin(e walker.Entry) (bool, bool) {
 	return true, true
 }
 
-func (s *navSink) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
+func (s *navSink) Open(e walker.Entry) (pipeline.File, pipeline.Tap, error) {
 	f, tap, err := openTap(e.Path, syntax.MaxSource, s.buf)
 	if err != nil {
 		return nil, nil, err

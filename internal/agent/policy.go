@@ -399,6 +399,25 @@ func openCheckedStat(path string) (*os.File, os.FileInfo, error) {
 	return f, fi, nil
 }
 
+// openCheckedFile is openCheckedStat for a file the pipeline reads
+// (pipeline.OpenCheckedFile: a bare descriptor where it can be).
+func openCheckedFile(path string) (pipeline.File, os.FileInfo, error) {
+	f, fi, err := pipeline.OpenCheckedFile(path, func(real string) error {
+		if forbiddenFile(real) {
+			return errPathForbidden
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := refuseLinked(fi, path); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
 // errWriteForbidden is the refusal of a write into a forbidden place.
 var errWriteForbidden = errors.New("a system or credential store, or git internals, is never written")
 

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"errors"
+	"io"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -13,7 +14,8 @@ import (
 	"github.com/evgrep/evgrep/snapshot"
 )
 
-// TestOpenChecked: what openChecked refuses, and why.
+// TestOpenChecked: what openChecked and openCheckedFile (the pipeline's
+// bare descriptor) refuse, and why.
 func TestOpenChecked(t *testing.T) {
 	home := tree(t, map[string]string{".aws/credentials": "secret\n"})
 	t.Setenv("HOME", home)
@@ -33,22 +35,30 @@ func TestOpenChecked(t *testing.T) {
 		{"pipe", pipeline.ErrNotRegular},
 		{".", pipeline.ErrNotRegular},
 	} {
-		done := make(chan error, 1)
-		go func() {
-			f, err := openChecked(filepath.Join(root, tc.name))
-			if err == nil {
-				f.Close()
+		for _, op := range []struct {
+			name string
+			open func(string) (io.Closer, error)
+		}{
+			{"openChecked", func(p string) (io.Closer, error) { return openChecked(p) }},
+			{"openCheckedFile", func(p string) (io.Closer, error) { f, _, err := openCheckedFile(p); return f, err }},
+		} {
+			done := make(chan error, 1)
+			go func() {
+				f, err := op.open(filepath.Join(root, tc.name))
+				if err == nil {
+					f.Close()
+				}
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if (tc.want == nil) != (err == nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
+					t.Errorf("%s(%s) = %v, want %v", op.name, tc.name, err, tc.want)
+				}
+			case <-time.After(10 * time.Second):
+				releaseFIFO(filepath.Join(root, tc.name))
+				t.Fatalf("%s(%s) hangs", op.name, tc.name)
 			}
-			done <- err
-		}()
-		select {
-		case err := <-done:
-			if (tc.want == nil) != (err == nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
-				t.Errorf("openChecked(%s) = %v, want %v", tc.name, err, tc.want)
-			}
-		case <-time.After(10 * time.Second):
-			releaseFIFO(filepath.Join(root, tc.name))
-			t.Fatalf("openChecked(%s) hangs", tc.name)
 		}
 	}
 }

@@ -149,7 +149,7 @@ func (s *sink) Begin(e walker.Entry) (bool, bool) {
 
 // Open implements pipeline.Opener: the file's bytes are captured as the
 // pipeline reads them, and its revision is tracked.
-func (s *sink) Open(e walker.Entry) (*os.File, pipeline.Tap, error) {
+func (s *sink) Open(e walker.Entry) (pipeline.File, pipeline.Tap, error) {
 	open := s.r.o.Open
 	if open == nil {
 		open = os.Open

@@ -24,7 +24,7 @@ func mapFile(path string) ([]byte, func(), error) {
 }
 
 // mapOpen maps an open file as mapFile does; nil data when it cannot.
-func mapOpen(f *os.File) ([]byte, func()) {
+func mapOpen(f File) ([]byte, func()) {
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() || st.Size() == 0 || st.Size() != int64(int(st.Size())) {
 		return nil, nil

@@ -70,7 +70,7 @@ type Sink interface {
 // it opened, except that every raw byte of it passes through tap (when
 // not nil) before any decoding. The pipeline closes f.
 type Opener interface {
-	Open(e walker.Entry) (f *os.File, tap Tap, err error)
+	Open(e walker.Entry) (f File, tap Tap, err error)
 }
 
 // Tap sees the raw bytes of a file as the pipeline reads them.

@@ -65,7 +65,7 @@ func (r *recorder) Finish(*search.Searcher, *search.Finish) error           { re
 // that keeps the raw bytes.
 type openingRecorder struct{ *recorder }
 
-func (o openingRecorder) Open(e walker.Entry) (*os.File, Tap, error) {
+func (o openingRecorder) Open(e walker.Entry) (File, Tap, error) {
 	f, err := os.Open(e.Path)
 	if err != nil {
 		return nil, nil, err

@@ -1,0 +1,153 @@
+package pipeline
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// fdFile is a File that is a bare descriptor (OpenCheckedFile).
+type fdFile struct {
+	fd   int
+	name string
+}
+
+func (f *fdFile) Read(p []byte) (int, error) {
+	if f.fd < 0 {
+		return 0, os.ErrClosed
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	for {
+		n, err := syscall.Read(f.fd, p)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return 0, &fs.PathError{Op: "read", Path: f.name, Err: err}
+		}
+		if n == 0 {
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+func (f *fdFile) Close() error {
+	if f.fd < 0 {
+		return os.ErrClosed
+	}
+	err := syscall.Close(f.fd)
+	f.fd = -1
+	if err != nil {
+		return &fs.PathError{Op: "close", Path: f.name, Err: err}
+	}
+	return nil
+}
+
+func (f *fdFile) Fd() uintptr  { return uintptr(f.fd) }
+func (f *fdFile) Name() string { return f.name }
+
+func (f *fdFile) Stat() (fs.FileInfo, error) {
+	st := &syscall.Stat_t{}
+	for {
+		err := syscall.Fstat(f.fd, st)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "stat", Path: f.name, Err: err}
+		}
+		return &statInfo{name: filepath.Base(f.name), st: st}, nil
+	}
+}
+
+// statInfo is an fs.FileInfo of a stat result, with os.Stat's answers
+// (TestStatInfoAsOS).
+type statInfo struct {
+	name string
+	st   *syscall.Stat_t
+}
+
+func (s *statInfo) Name() string       { return s.name }
+func (s *statInfo) Size() int64        { return s.st.Size }
+func (s *statInfo) ModTime() time.Time { return time.Unix(s.st.Mtim.Sec, s.st.Mtim.Nsec) }
+func (s *statInfo) IsDir() bool        { return s.Mode().IsDir() }
+func (s *statInfo) Sys() any           { return s.st }
+
+func (s *statInfo) Mode() fs.FileMode {
+	m := fs.FileMode(s.st.Mode & 0o777)
+	switch s.st.Mode & syscall.S_IFMT {
+	case syscall.S_IFBLK:
+		m |= fs.ModeDevice
+	case syscall.S_IFCHR:
+		m |= fs.ModeDevice | fs.ModeCharDevice
+	case syscall.S_IFDIR:
+		m |= fs.ModeDir
+	case syscall.S_IFIFO:
+		m |= fs.ModeNamedPipe
+	case syscall.S_IFLNK:
+		m |= fs.ModeSymlink
+	case syscall.S_IFSOCK:
+		m |= fs.ModeSocket
+	}
+	if s.st.Mode&syscall.S_ISGID != 0 {
+		m |= fs.ModeSetgid
+	}
+	if s.st.Mode&syscall.S_ISUID != 0 {
+		m |= fs.ModeSetuid
+	}
+	if s.st.Mode&syscall.S_ISVTX != 0 {
+		m |= fs.ModeSticky
+	}
+	return m
+}
+
+// openCheckedFD is OpenCheckedFile's descriptor path: ok is false when
+// openat2 cannot open path with no symlink in it (the caller then takes
+// the os.File path, which says why); otherwise the file or the error of
+// its checks, as OpenCheckedStat gives them.
+func openCheckedFD(path string, refuse func(real string) error) (File, fs.FileInfo, error, bool) {
+	how := unix.OpenHow{
+		Flags:   uint64(unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC),
+		Resolve: unix.RESOLVE_NO_SYMLINKS,
+	}
+	fd, err := unix.Openat2(unix.AT_FDCWD, path, &how)
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	f := &fdFile{fd: fd, name: path}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err, true
+	}
+	if k := SpecialKind(fi.Mode()); k != "" || !fi.Mode().IsRegular() {
+		f.Close()
+		if k == "" {
+			k = "a folder"
+		}
+		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%s, %w", k, ErrNotRegular)}, true
+	}
+	if refuse != nil {
+		// No symlink was followed: the real path is the path made
+		// absolute.
+		real, err := filepath.Abs(path)
+		if err != nil {
+			f.Close()
+			return nil, nil, nil, false
+		}
+		if err := refuse(filepath.Clean(real)); err != nil {
+			f.Close()
+			return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}, true
+		}
+	}
+	return f, fi, nil, true
+}
