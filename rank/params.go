@@ -67,7 +67,7 @@ var Default = Params{
 	DocSymbol: 0.5, DocNatural: 0.6,
 	Mentioned:    1.1,
 	Header:       0.5,
-	FileDecay:    0.7,
+	FileDecay:    0.3,
 	NameEvidence: 0.4,
 }
 
