@@ -39,12 +39,14 @@ const KindLines = "lines"
 // signature as Context) and the gaps between; what is still too large,
 // and everything outside declarations, becomes windows of at most
 // WindowLines lines and MaxChunkChars bytes (a longer single line is one
-// window).
+// window). In C and C++, runs of one-line declarations of one kind are
+// then joined (groupLines).
 func Split(path string, src []byte) []Chunk {
 	lt := textpos.NewLines(src)
 	s := splitter{src: src, lt: lt, lines: lt.Starts()}
 	var decls []syntax.Decl
-	if lang, ok := syntax.Detect(path, src[:min(len(src), 4096)]); ok && len(src) <= syntax.MaxSource {
+	lang, ok := syntax.Detect(path, src[:min(len(src), 4096)])
+	if ok && len(src) <= syntax.MaxSource {
 		var fast bool
 		if lang == syntax.Go {
 			if decls, fast = goScanDecls(src, s.lines); !fast {
@@ -71,6 +73,9 @@ func Split(path string, src []byte) []Chunk {
 		cur = d.EndByte
 	}
 	s.windows(cur, len(src), KindLines, "", "")
+	if ok && (lang == syntax.C || lang == syntax.Cpp) {
+		s.groupLines()
+	}
 	return s.out
 }
 

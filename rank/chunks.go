@@ -85,6 +85,28 @@ func (ix *Index) nameOf(c int32) Chunk {
 	return Chunk{Name: ix.str(binary.LittleEndian.Uint32(r[20:])), Cont: binary.LittleEndian.Uint32(r[16:])&contBit != 0}
 }
 
+// nameBytes returns the name of chunk c, nil for a continued chunk, with
+// a number that is equal for equal names of a decoded index (its string
+// number; -1 for Build's chunks). A decoded index's name is its bytes in
+// the cache, not a copy.
+func (ix *Index) nameBytes(c int32) (int64, []byte) {
+	if ix.built != nil {
+		if ch := &ix.built[c]; !ch.Cont {
+			return -1, []byte(ch.Name)
+		}
+		return -1, nil
+	}
+	r := ix.recs[recBytes*int(c):][:recBytes]
+	if binary.LittleEndian.Uint32(r[16:])&contBit != 0 {
+		return -1, nil
+	}
+	i := binary.LittleEndian.Uint32(r[20:])
+	if int64(i)+1 >= int64(ix.strOff.n()) {
+		return -1, nil
+	}
+	return int64(i), ix.strs[ix.strOff.at(int(i)):ix.strOff.at(int(i)+1)]
+}
+
 // str is string i of a decoded index ("" when there is none).
 func (ix *Index) str(i uint32) string {
 	if int64(i)+1 >= int64(ix.strOff.n()) {

@@ -13,7 +13,7 @@ import (
 // cacheMagic starts every encoded index; the last byte is the format's
 // version (a new chunker, tokenizer or layout changes it, so old caches
 // are rebuilt rather than misread).
-var cacheMagic = []byte("evgrep-rank\x00\x0c")
+var cacheMagic = []byte("evgrep-rank\x00\x0d")
 
 // Encode writes ix as a cache: the magic, key, chunk count and the files,
 // then tables that a reader uses in place (Decode keeps slices of the

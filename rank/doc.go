@@ -2,7 +2,8 @@
 // chunks along their declarations (package syntax), turns text into
 // identifier-aware tokens, scores chunks for a query with BM25 and then
 // reranks them with code-aware evidence (query type, definitions, file
-// evidence, path priors, diminishing returns per file).
+// evidence, the names a file declares, path priors, diminishing returns
+// per file).
 //
 // The package never walks folders or opens source files: callers hand it
 // each file's bytes and revision (NewFileDoc) and build an Index from the

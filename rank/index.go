@@ -384,6 +384,7 @@ func (ix *Index) rank(q *Query, p *Params, limit int, skip int32) []Hit {
 	}
 	ix.rerank(q, p, list, held)
 	list = ix.top(list, max(limit*rerankDepth, minRerank))
+	ix.nameEvidence(q, p, list)
 	ix.diminish(p, list)
 	if len(list) > limit {
 		list = list[:limit]

@@ -46,6 +46,10 @@ type Params struct {
 	Header float64
 	// Mentioned is the prior of a category the query mentions.
 	Mentioned float64
+	// NameEvidence multiplies the best chunk of each of the best files by
+	// 1+NameEvidence·f², f being the share of a natural-language query's
+	// words that the names the file declares hold (nameEvidence).
+	NameEvidence float64
 	// FileDecay multiplies the score of the n-th chunk of one file in the
 	// ranking by FileDecay^(n-1): diminishing returns per file.
 	FileDecay float64
@@ -61,9 +65,10 @@ var Default = Params{
 	Coverage: 1,
 	Test:     0.6, TestData: 0.4, Vendor: 0.4, Generated: 0.5, Example: 0.7,
 	DocSymbol: 0.5, DocNatural: 0.6,
-	Mentioned: 1.1,
-	Header:    0.5,
-	FileDecay: 0.7,
+	Mentioned:    1.1,
+	Header:       0.5,
+	FileDecay:    0.3,
+	NameEvidence: 0.4,
 }
 
 // lengthNorm is BM25's length normalisation for query q.

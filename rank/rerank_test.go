@@ -50,6 +50,7 @@ func neutral() Params {
 	p.Test, p.TestData, p.Vendor, p.Generated, p.Example, p.DocSymbol, p.DocNatural, p.Mentioned = 1, 1, 1, 1, 1, 1, 1, 1
 	p.FileDecay = 1
 	p.Header = 1
+	p.NameEvidence = 0
 	return p
 }
 

@@ -264,7 +264,7 @@ func runMulti(p *rank.Params, dir, only string, verbose, noGrep bool) error {
 		lang[t.name] = t.lang
 	}
 	if sweepSpec != "" {
-		return sweepMulti(p, qs, corpora, only)
+		return sweepMulti(p, qs, corpora, lang, only)
 	}
 	rows := map[string]*mrow{}
 	addTo := func(k, corpus string, s mscore) {
@@ -298,7 +298,7 @@ func runMulti(p *rank.Params, dir, only string, verbose, noGrep bool) error {
 			addTo(sp+" "+k, q.corpus, s)
 		}
 		if verbose {
-			fmt.Printf("%-4s %-20s %-12s ndcg %.2f grep %.2f  %q → %v (want %v)\n", sp, q.corpus, q.kind, s.ndcg, s.grep, q.text, first(files, 3), keysOf(q.relevant))
+			fmt.Printf("%-4s %-20s %-12s ndcg %.2f grep %.2f cov %.2f/%.2f/%.2f  %q → %v (want %v)\n", sp, q.corpus, q.kind, s.ndcg, s.grep, s.cover[0], s.cover[1], s.cover[2], q.text, first(files, 3), keysOf(q.relevant))
 		}
 	}
 	for _, sp := range []string{"dev", "test"} {
@@ -345,10 +345,11 @@ func groupOrder(k string) int {
 	return 9
 }
 
-// sweepMulti prints the overall dev NDCG@10 (mean over trees) for p and
-// for each swept value.
-func sweepMulti(p *rank.Params, qs []mquery, corpora map[string]*corpus, only string) error {
-	eval := func(p *rank.Params) (float64, float64) {
+// sweepMulti prints the dev NDCG@10 (overall: the mean over trees) for
+// p and for each swept value, with the architecture queries', C's and
+// the weakest other language's.
+func sweepMulti(p *rank.Params, qs []mquery, corpora map[string]*corpus, lang map[string]string, only string) error {
+	eval := func(p *rank.Params) string {
 		sum, n := map[string]float64{}, map[string]int{}
 		arch, na := 0.0, 0
 		for i := range qs {
@@ -365,13 +366,23 @@ func sweepMulti(p *rank.Params, qs []mquery, corpora map[string]*corpus, only st
 			}
 		}
 		tot := 0.0
+		langSum, langN := map[string]float64{}, map[string]int{}
 		for k := range sum {
-			tot += sum[k] / float64(n[k])
+			m := sum[k] / float64(n[k])
+			tot += m
+			langSum[lang[k]] += m
+			langN[lang[k]]++
 		}
-		return tot / float64(max(len(sum), 1)), arch / float64(max(na, 1))
+		worst, worstLang := 2.0, ""
+		for l, s := range langSum {
+			if m := s / float64(langN[l]); l != "c" && m < worst {
+				worst, worstLang = m, l
+			}
+		}
+		return fmt.Sprintf("NDCG@10 %.4f architecture %.4f c %.4f weakest other %s %.4f", tot/float64(max(len(sum), 1)), arch/float64(max(na, 1)),
+			langSum["c"]/float64(max(langN["c"], 1)), worstLang, worst)
 	}
-	o, a := eval(p)
-	fmt.Printf("base: NDCG@10 %.4f architecture %.4f (split %q)\n", o, a, only)
+	fmt.Printf("base: %s (split %q)\n", eval(p), only)
 	for _, spec := range strings.Split(sweepSpec, ",") {
 		name, vals, _ := strings.Cut(spec, "=")
 		for _, v := range strings.Split(vals, "|") {
@@ -379,8 +390,7 @@ func sweepMulti(p *rank.Params, qs []mquery, corpora map[string]*corpus, only st
 			if err := setParams(&q, name+"="+v); err != nil {
 				return err
 			}
-			o, a := eval(&q)
-			fmt.Printf("%s=%s: NDCG@10 %.4f architecture %.4f\n", name, v, o, a)
+			fmt.Printf("%s=%s: %s\n", name, v, eval(&q))
 		}
 	}
 	return nil
