@@ -26,7 +26,7 @@ const (
 // file (whose segments lie at the addresses the file names), or when a
 // tracer is attached.
 func Drop() {
-	if traced() {
+	if tracedAtStart() {
 		return
 	}
 	for _, r := range ranges() {
@@ -39,6 +39,12 @@ func Drop() {
 // ranges is readOnlyRanges, read from the executable once: Drop runs at
 // each stage of start-up (package stages), at main and before a walk.
 var ranges = sync.OnceValue(readOnlyRanges)
+
+// tracedAtStart is traced, asked at the first drop only: the five drops
+// of a process's start-up read /proc/self/status once, not five times. A
+// debugger attached after the first drop (within the few milliseconds of
+// start-up) is not seen; one that starts the process is.
+var tracedAtStart = sync.OnceValue(traced)
 
 // traced reports whether a tracer (a debugger) is attached, or whether
 // that cannot be told.
