@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -35,6 +36,9 @@ func structuralQuery(f cli.StructuralFlags) (*structural.Lang, structural.Matche
 // per match. Files are printed in path order, matches in source order.
 func (r *run) structuralSearch(wopts walker.Options) int {
 	cfg := r.cfg
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(structuralGCPercent)
+	}
 	type query struct {
 		lang  *structural.Lang
 		m     structural.Matcher
