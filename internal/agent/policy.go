@@ -2,6 +2,7 @@ package agent
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"os/user"
@@ -376,44 +377,35 @@ var errPathForbidden = errors.New(forbiddenMsg)
 // credential file (refuseLinked). A file swapped for a
 // symlink or a FIFO between the walk and the open is therefore never read.
 func openChecked(path string) (*os.File, error) {
-	f, _, err := openCheckedStat(path)
+	f, _, err := checkedOpen(path, pipeline.OpenCheckedStat)
 	return f, err
 }
 
-// openCheckedStat is openChecked that also returns the opened file's
-// fstat at the check (one fstat serves the checks and the revision).
-func openCheckedStat(path string) (*os.File, os.FileInfo, error) {
-	f, fi, err := pipeline.OpenCheckedStat(path, func(real string) error {
-		if forbiddenFile(real) {
-			return errPathForbidden
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := refuseLinked(fi, path); err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	return f, fi, nil
+// openCheckedFile is openChecked for a file the pipeline reads
+// (pipeline.OpenCheckedFile: a bare descriptor where it can be), with the
+// file's fstat at the check (one fstat serves the checks and the
+// revision).
+func openCheckedFile(path string) (pipeline.File, os.FileInfo, error) {
+	return checkedOpen(path, pipeline.OpenCheckedFile)
 }
 
-// openCheckedFile is openCheckedStat for a file the pipeline reads
-// (pipeline.OpenCheckedFile: a bare descriptor where it can be).
-func openCheckedFile(path string) (pipeline.File, os.FileInfo, error) {
-	f, fi, err := pipeline.OpenCheckedFile(path, func(real string) error {
+// checkedOpen opens path with one of the pipeline's checked opens, with
+// the policy as its refusal, and refuses a second link to a credential
+// file.
+func checkedOpen[F io.Closer](path string, open func(string, func(string) error) (F, os.FileInfo, error)) (F, os.FileInfo, error) {
+	var none F
+	f, fi, err := open(path, func(real string) error {
 		if forbiddenFile(real) {
 			return errPathForbidden
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return none, nil, err
 	}
 	if err := refuseLinked(fi, path); err != nil {
 		f.Close()
-		return nil, nil, err
+		return none, nil, err
 	}
 	return f, fi, nil
 }
