@@ -17,6 +17,7 @@
 // library before or outside a parse is freed where it came from.
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -122,7 +123,11 @@ static void *evg_bump(evg_arena *a, size_t n) {
 		// freed large block's pages after raising its mmap threshold).
 		size = (size + 4095) & ~(size_t)4095;
 		char *base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (base == MAP_FAILED) return NULL;
+		if (base == MAP_FAILED) {
+			// No new chunk: the rest of the parse is the C library's.
+			a->spilled = 1;
+			return malloc(n);
+		}
 		a->c[a->n].base = base;
 		a->c[a->n].size = size;
 		a->c[a->n].used = 0;
@@ -131,24 +136,34 @@ static void *evg_bump(evg_arena *a, size_t n) {
 	}
 }
 
+// evg_got is what tree-sitter's own allocator does when the system has no
+// memory left (its callers do not check): say so and abort.
+static void *evg_got(void *p, size_t n) {
+	if (!p && n > 0) {
+		fprintf(stderr, "tree-sitter failed to allocate %zu bytes", n);
+		abort();
+	}
+	return p;
+}
+
 void *evg_malloc(size_t n) {
 	evg_arena *a = evg_cur;
-	return a ? evg_bump(a, n) : malloc(n);
+	return evg_got(a ? evg_bump(a, n) : malloc(n), n);
 }
 
 void *evg_calloc(size_t n, size_t size) {
 	evg_arena *a = evg_cur;
-	if (!a) return calloc(n, size);
-	if (size && n > SIZE_MAX / size) return NULL;
-	void *p = evg_bump(a, n * size);
-	if (p) memset(p, 0, n * size);
+	if (!a) return evg_got(calloc(n, size), n * size);
+	if (size && n > SIZE_MAX / size) return evg_got(NULL, 1);
+	void *p = evg_got(evg_bump(a, n * size), n * size);
+	memset(p, 0, n * size);
 	return p;
 }
 
 void *evg_realloc(void *p, size_t n) {
 	evg_arena *a = evg_cur;
 	if (!p) return evg_malloc(n);
-	if (!a || !evg_owns(a, p)) return realloc(p, n);
+	if (!a || !evg_owns(a, p)) return evg_got(realloc(p, n), n);
 	size_t old = *(size_t *)((char *)p - EVG_HDR);
 	if (n <= old) return p;
 	evg_chunk *k = &a->c[a->cur < a->n ? a->cur : 0];
@@ -159,11 +174,9 @@ void *evg_realloc(void *p, size_t n) {
 		*(size_t *)((char *)p - EVG_HDR) = n;
 		return p;
 	}
-	void *q = evg_bump(a, n);
-	if (q) {
-		memcpy(q, p, old);
-		evg_free(p);
-	}
+	void *q = evg_got(evg_bump(a, n), n);
+	memcpy(q, p, old);
+	evg_free(p);
 	return q;
 }
 
