@@ -24,10 +24,12 @@ func newDirReader() *dirReader {
 }
 
 // list reads the directory path: its entries but "." and "..", in the
-// kernel's order, and, when wantID is set, its own device and inode. A
-// failure to open is returned as is; a failure while reading returns the
-// entries read so far with the error.
-func (r *dirReader) list(path string, wantID bool, ents []dirent) ([]dirent, FileID, error) {
+// kernel's order, and, when wantID is set, its own device and inode; with
+// wantStat, each entry listed as a regular file gets its lstat result
+// (fstatat relative to the open directory). A failure to open is returned
+// as is; a failure while reading returns the entries read so far with the
+// error.
+func (r *dirReader) list(path string, wantID, wantStat bool, ents []dirent) ([]dirent, FileID, error) {
 	var fd int
 	var err error
 	for {
@@ -48,8 +50,47 @@ func (r *dirReader) list(path string, wantID bool, ents []dirent) ([]dirent, Fil
 		}
 		id = FileID{Dev: uint64(st.Dev), Ino: st.Ino}
 	}
+	first := len(ents)
 	ents, err = r.readAll(fd, ents)
+	if wantStat {
+		statEntries(fd, ents[first:])
+	}
 	return ents, id, err
+}
+
+// statEntries gives each entry listed as a regular file its lstat result,
+// relative to the open directory fd (one allocation for them all; an entry
+// that cannot be stat'ed keeps none).
+func statEntries(fd int, ents []dirent) {
+	n := 0
+	for i := range ents {
+		if ents[i].typ == typeFile {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	sts := make([]FileStat, 0, n)
+	var st unix.Stat_t
+	for i := range ents {
+		if ents[i].typ != typeFile {
+			continue
+		}
+		var err error
+		for {
+			err = unix.Fstatat(fd, ents[i].name, &st, unix.AT_SYMLINK_NOFOLLOW)
+			if err != unix.EINTR {
+				break
+			}
+		}
+		if err != nil {
+			continue
+		}
+		sts = append(sts, FileStat{Dev: uint64(st.Dev), Ino: uint64(st.Ino), Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(),
+			Regular: st.Mode&unix.S_IFMT == unix.S_IFREG})
+		ents[i].st = &sts[len(sts)-1]
+	}
 }
 
 // readAll appends every entry of the open directory fd but "." and ".."

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -84,9 +85,14 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 		open = func(p string) (*os.File, error) { return pipeline.OpenChecked(p, nil) }
 	}
 	var mu sync.Mutex
-	var paths []string
+	var walked []walkedFile
 	tk := &ticker{ctx: ctx}
-	err = pipeline.Files(roots, o.Walk, func(e walker.Entry) bool {
+	// The walk stats each file while it has the file's folder open (a
+	// warm query checks every file's identity; a stat of the whole path
+	// afterwards cost more than the folder-relative one).
+	wo := o.Walk
+	wo.StatFiles = true
+	err = pipeline.Files(roots, wo, func(e walker.Entry) bool {
 		if !tk.tick() {
 			return false
 		}
@@ -94,7 +100,7 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 			return true
 		}
 		mu.Lock()
-		paths = append(paths, e.Path)
+		walked = append(walked, walkedFile{e.Path, e.Stat})
 		mu.Unlock()
 		return true
 	})
@@ -104,9 +110,13 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	if tk.stop.Load() {
 		return nil, st, ErrCancelled
 	}
-	sort.Strings(paths)
-	if len(paths) > rank.MaxFiles {
-		paths = paths[:rank.MaxFiles]
+	slices.SortFunc(walked, func(a, b walkedFile) int { return strings.Compare(a.path, b.path) })
+	if len(walked) > rank.MaxFiles {
+		walked = walked[:rank.MaxFiles]
+	}
+	paths := make([]string, len(walked))
+	for i := range walked {
+		paths[i] = walked[i].path
 	}
 	st.Files = len(paths)
 
@@ -174,7 +184,7 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 						continue
 					}
 					next = at + 1
-					if id, regular, err := revisions.LstatRegular(paths[i]); err == nil && regular && rank.SameRevision(f, id) {
+					if id, regular, err := identity(walked[i]); err == nil && regular && rank.SameRevision(f, id) {
 						same[i] = true
 					}
 				}
@@ -262,6 +272,22 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 		}
 	}
 	return ix.WithPathPrefix(prefix), st, nil
+}
+
+// walkedFile is a file the walk yielded, with the stat it took (nil when
+// it took none).
+type walkedFile struct {
+	path string
+	st   *walker.FileStat
+}
+
+// identity is the walked file's identity (lstat, no link followed) and
+// whether it is a regular file: the walk's stat, else one taken now.
+func identity(w walkedFile) (revisions.Identity, bool, error) {
+	if s := w.st; s != nil {
+		return revisions.Identity{Dev: s.Dev, Ino: s.Ino, Size: s.Size, Mtime: s.Mtime, Ctime: s.Ctime}, s.Regular, nil
+	}
+	return revisions.LstatRegular(w.path)
 }
 
 // baseOf is the folder the index's paths are relative to, and the prefix

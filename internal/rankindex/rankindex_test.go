@@ -250,3 +250,51 @@ func TestColdBuildWaitsForAnother(t *testing.T) {
 		t.Errorf("the waiting build: %+v", st)
 	}
 }
+
+// The identities checked on a warm load are the walk's own stats
+// (walker.Options.StatFiles): a rewrite of the same size that moves only
+// the modification time, an added file and a file replaced by a symbolic
+// link are each noticed by the next load.
+func TestWarmLoadNoticesChangesFromWalkStats(t *testing.T) {
+	root, state := t.TempDir(), t.TempDir()
+	writeTree(t, root, 6)
+	memoReset()
+	load(t, root, snapshot.NewStore(state))
+	same := filepath.Join(root, "pkg1", "f01.txt")
+	old, err := os.ReadFile(same)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alike := []byte(strings.Replace(string(old), "topic1", "zebras", 1))
+	if err := os.WriteFile(same, alike, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(same, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "pkg2", "new.txt"), []byte("a new file about yaks\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(root, "pkg0", "f03.txt")
+	os.Remove(link)
+	if err := os.Symlink(filepath.Join(root, "pkg2", "f02.txt"), link); err != nil {
+		t.Fatal(err)
+	}
+	memoReset()
+	ix, st := load(t, root, snapshot.NewStore(state))
+	// 6 files, one now a link (not walked), one added: 6 walked; the
+	// rewritten and the added one are chunked again.
+	if st.Files != 6 || st.Chunked != 2 || st.Reused != 4 {
+		t.Fatalf("after the changes: %+v", st)
+	}
+	if hits := ix.Search("zebras", &rank.Default, 5); len(hits) != 1 || hits[0].Path != "pkg1/f01.txt" {
+		t.Errorf("the rewritten file: %v", hits)
+	}
+	if hits := ix.Search("yaks", &rank.Default, 5); len(hits) != 1 || hits[0].Path != "pkg2/new.txt" {
+		t.Errorf("the added file: %v", hits)
+	}
+	if _, ok := ix.Lookup("pkg0/f03.txt"); ok {
+		t.Error("a file replaced by a link is still indexed")
+	}
+}
