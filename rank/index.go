@@ -18,8 +18,11 @@ import (
 type Index struct {
 	files []fileMeta
 	// Each chunk's length in tokens and file; its lines, bytes, kind,
-	// name and context are read on demand (chunk).
+	// name and context are read on demand (chunk). A decoded index reads
+	// the lengths in place from lens (uint32 each) and chunkLen is nil.
 	chunkLen  []float32
+	lens      []byte
+	nChunks   int
 	chunkFile []int32
 	chunkRecs
 	avgLen float64
@@ -72,8 +75,11 @@ type fileMeta struct {
 
 // finish computes what is derived: the average chunk length.
 func (ix *Index) finish(total float64) {
-	if len(ix.chunkLen) > 0 {
-		ix.avgLen = total / float64(len(ix.chunkLen))
+	if ix.lens == nil {
+		ix.nChunks = len(ix.chunkLen)
+	}
+	if ix.nChunks > 0 {
+		ix.avgLen = total / float64(ix.nChunks)
 	}
 	ix.lazy.cats = make([]atomic.Uint32, len(ix.files))
 }
@@ -95,8 +101,16 @@ func (ix *Index) WithPathPrefix(prefix string) *Index {
 
 // view is a shallow copy of ix (the lazily made parts are shared).
 func (ix *Index) view() *Index {
-	return &Index{files: ix.files, chunkLen: ix.chunkLen, chunkFile: ix.chunkFile, chunkRecs: ix.chunkRecs, avgLen: ix.avgLen, termBlob: ix.termBlob, termOff: ix.termOff,
+	return &Index{files: ix.files, chunkLen: ix.chunkLen, lens: ix.lens, nChunks: ix.nChunks, chunkFile: ix.chunkFile, chunkRecs: ix.chunkRecs, avgLen: ix.avgLen, termBlob: ix.termBlob, termOff: ix.termOff,
 		postBlob: ix.postBlob, postOff: ix.postOff, lazy: ix.lazy, prefix: ix.prefix, Partial: ix.Partial}
+}
+
+// chunkLength is chunk c's length in tokens.
+func (ix *Index) chunkLength(c uint32) float64 {
+	if ix.lens != nil {
+		return float64(float32(binary.LittleEndian.Uint32(ix.lens[4*c:])))
+	}
+	return float64(ix.chunkLen[c])
 }
 
 // shown is file f's path as the index shows it.
@@ -104,7 +118,7 @@ func (ix *Index) shown(f *fileMeta) string { return ix.prefix + f.path }
 
 // Files is the number of indexed files; Chunks the number of chunks.
 func (ix *Index) Files() int  { return len(ix.files) }
-func (ix *Index) Chunks() int { return len(ix.chunkLen) }
+func (ix *Index) Chunks() int { return ix.nChunks }
 
 // FileInfo describes one indexed file.
 type FileInfo struct {
@@ -180,14 +194,14 @@ func (ix *Index) Doc(path string) *FileDoc {
 
 // term returns term id's text.
 func (ix *Index) term(id uint32) string {
-	return string(ix.termBlob[ix.termOff.at(int(id)):ix.termOff.at(int(id)+1)])
+	return string(ix.termOff.span(ix.termBlob, int(id)))
 }
 
 // lookupTerm returns the id of t.
 func (ix *Index) lookupTerm(t string) (uint32, bool) {
 	n := ix.terms()
-	i := sort.Search(n, func(i int) bool { return string(ix.termBlob[ix.termOff.at(i):ix.termOff.at(i+1)]) >= t })
-	if i < n && string(ix.termBlob[ix.termOff.at(i):ix.termOff.at(i+1)]) == t {
+	i := sort.Search(n, func(i int) bool { return string(ix.termOff.span(ix.termBlob, i)) >= t })
+	if i < n && string(ix.termOff.span(ix.termBlob, i)) == t {
 		return uint32(i), true
 	}
 	return 0, false
@@ -196,13 +210,13 @@ func (ix *Index) lookupTerm(t string) (uint32, bool) {
 // postings calls fn for each chunk holding term id; it returns the
 // term's document frequency first (df), with fn nil.
 func (ix *Index) df(id uint32) int {
-	b := ix.postBlob[ix.postOff.at(int(id)):ix.postOff.at(int(id)+1)]
+	b := ix.postOff.span(ix.postBlob, int(id))
 	n, _ := binary.Uvarint(b)
-	return int(min(n, uint64(len(ix.chunkLen))))
+	return int(min(n, uint64(ix.nChunks)))
 }
 
 func (ix *Index) postings(id uint32, fn func(chunk, n uint32)) {
-	b := ix.postBlob[ix.postOff.at(int(id)):ix.postOff.at(int(id)+1)]
+	b := ix.postOff.span(ix.postBlob, int(id))
 	cnt, k := binary.Uvarint(b)
 	if k <= 0 {
 		return
@@ -220,7 +234,7 @@ func (ix *Index) postings(id uint32, fn func(chunk, n uint32)) {
 		}
 		b = b[k1+k2:]
 		c += d
-		if c >= uint64(len(ix.chunkLen)) {
+		if c >= uint64(ix.nChunks) {
 			return // corrupt: the cache is checked, but never trusted
 		}
 		fn(uint32(c), uint32(min(n, math.MaxUint32)))
@@ -232,7 +246,7 @@ func (ix *Index) invert() {
 	lz := ix.lazy
 	lz.fwdOnce.Do(func() {
 		type tn struct{ id, n uint32 }
-		lists := make([][]tn, len(ix.chunkLen))
+		lists := make([][]tn, ix.nChunks)
 		for id := 0; id < ix.terms(); id++ {
 			ix.postings(uint32(id), func(c, n uint32) { lists[c] = append(lists[c], tn{uint32(id), n}) })
 		}
@@ -331,7 +345,7 @@ func (ix *Index) Related(path string, line int, p *Params, limit int) (from Hit,
 }
 
 func (ix *Index) idf(df int) float64 {
-	n := float64(len(ix.chunkLen))
+	n := float64(ix.nChunks)
 	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 }
 
@@ -345,11 +359,11 @@ func (ix *Index) rank(q *Query, p *Params, limit int, skip int32) []Hit {
 	if limit <= 0 || limit > MaxResults {
 		limit = MaxResults
 	}
-	if len(ix.chunkLen) == 0 || len(q.Terms) == 0 {
+	if ix.nChunks == 0 || len(q.Terms) == 0 {
 		return nil
 	}
-	score := make([]float64, len(ix.chunkLen))
-	held := make([]uint64, len(ix.chunkLen)) // query words each chunk holds
+	score := make([]float64, ix.nChunks)
+	held := make([]uint64, ix.nChunks) // query words each chunk holds
 	var touched []int32
 	wordOf := q.wordIndex()
 	b := p.lengthNorm(q)
@@ -368,7 +382,7 @@ func (ix *Index) rank(q *Query, p *Params, limit int, skip int32) []Hit {
 				return
 			}
 			tf := float64(n)
-			norm := p.K1 * (1 - b + b*float64(ix.chunkLen[c])/ix.avgLen)
+			norm := p.K1 * (1 - b + b*ix.chunkLength(c)/ix.avgLen)
 			if score[c] == 0 {
 				touched = append(touched, int32(c))
 			}
@@ -453,6 +467,7 @@ func (ix *Index) rerank(q *Query, p *Params, list []scored, held []uint64) {
 	}
 	if p.PathMatch != 0 && nWords > 0 {
 		masks := make(map[int32]uint64, 256)
+		pm := newPathMasker(q)
 		for i := range list {
 			s := &list[i]
 			f := ix.chunkFile[s.chunk]
@@ -461,7 +476,7 @@ func (ix *Index) rerank(q *Query, p *Params, list []scored, held []uint64) {
 				// The path's tokens, for the candidates' files only:
 				// tokenizing every path of a large index on load cost
 				// a tenth of a warm query.
-				m = q.pathMask(pathTokens(ix.files[f].path))
+				m = pm.mask(ix.files[f].path)
 				masks[f] = m
 			}
 			if m != 0 {

@@ -1,0 +1,45 @@
+package rank
+
+// pathMasker computes q.pathMask(pathTokens(path)) for many paths of one
+// query without tokenizing each: a path's tokens are the union of the
+// tokens of its runs of word characters (Tokens splits nothing across a
+// run's ends), and the runs repeat from path to path (folder names), so
+// each distinct run is tokenized once and its mask remembered.
+type pathMasker struct {
+	q     *Query
+	words []int
+	runs  map[string]uint64
+	z     tokenizer
+}
+
+func newPathMasker(q *Query) *pathMasker {
+	return &pathMasker{q: q, words: q.wordIndex(), runs: make(map[string]uint64, 256)}
+}
+
+// mask is the set of query words (bits by word index) that a token of
+// path's text holds: q.pathMask(pathTokens(path)).
+func (pm *pathMasker) mask(path string) uint64 {
+	var m uint64
+	eachRun([]byte(pathText(path)), func(w []byte) {
+		rm, ok := pm.runs[string(w)]
+		if !ok {
+			rm = pm.runMask(w)
+			pm.runs[string(w)] = rm
+		}
+		m |= rm
+	})
+	return m
+}
+
+// runMask is the mask of one run's tokens.
+func (pm *pathMasker) runMask(w []byte) uint64 {
+	var m uint64
+	pm.z.word(w, func(t []byte, _ int) {
+		for ti, qt := range pm.q.Terms {
+			if wi := pm.words[ti]; wi >= 0 && wi < 64 && qt.Term == string(t) {
+				m |= 1 << uint(wi)
+			}
+		}
+	})
+	return m
+}
