@@ -426,8 +426,7 @@ func (ix *Index) top(list []scored, n int) []scored {
 		for i, s := range list {
 			scores[i] = s.score
 		}
-		sort.Float64s(scores)
-		cut := scores[len(scores)-n]
+		cut := nthSmallest(scores, len(scores)-n)
 		k := 0
 		for _, s := range list {
 			if s.score >= cut {

@@ -110,15 +110,21 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	if tk.stop.Load() {
 		return nil, st, ErrCancelled
 	}
-	slices.SortFunc(walked, func(a, b walkedFile) int { return strings.Compare(a.path, b.path) })
+	// The walk's order is not sorted: a warm load whose files are all
+	// unchanged is answered without sorting them (unchanged); sorted is
+	// false until they are.
+	sorted := false
 	if len(walked) > rank.MaxFiles {
-		walked = walked[:rank.MaxFiles]
+		sortWalked(walked)
+		walked, sorted = walked[:rank.MaxFiles], true
 	}
-	paths := make([]string, len(walked))
+	first := ""
 	for i := range walked {
-		paths[i] = walked[i].path
+		if i == 0 || walked[i].path < first {
+			first = walked[i].path
+		}
 	}
-	st.Files = len(paths)
+	st.Files = len(walked)
 
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -129,7 +135,11 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	// from every working folder (keyed by the working folder, a GOROOT
 	// indexed from GOROOT/src was built again from anywhere else); the
 	// paths are shown relative to Root by a common prefix (see base).
-	base, prefix := baseOf(root, cwd, roots, paths)
+	var firstPath []string // baseOf reads the first path in order
+	if len(walked) > 0 {
+		firstPath = []string{first}
+	}
+	base, prefix := baseOf(root, cwd, roots, firstPath)
 	keyRoots := roots
 	if base != root {
 		keyRoots = []string{base}
@@ -161,6 +171,19 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	}
 	if cached == nil {
 		cached = memoGet(key)
+	}
+	if cached != nil && cached.Files() == len(walked) && unchanged(cached, walked, base, cwd) {
+		// Nothing changed, nothing added, nothing removed.
+		st.Reused = len(walked)
+		memoPut(key, cached)
+		return cached.WithPathPrefix(prefix), st, nil
+	}
+	if !sorted {
+		sortWalked(walked)
+	}
+	paths := make([]string, len(walked))
+	for i := range walked {
+		paths[i] = walked[i].path
 	}
 	// Which files are unchanged since the cached index?
 	shown := make([]string, len(paths))
@@ -274,6 +297,38 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	return ix.WithPathPrefix(prefix), st, nil
 }
 
+// sortWalked sorts the walked files by path.
+func sortWalked(w []walkedFile) {
+	slices.SortFunc(w, func(a, b walkedFile) int { return strings.Compare(a.path, b.path) })
+}
+
+// unchanged reports whether the walked files are exactly ix's files, each
+// the revision ix holds: every walked path shown once (display), every
+// file of ix among them with its identity unchanged (the counts are the
+// caller's to compare). A hash table of the shown paths, not a sort.
+func unchanged(ix *rank.Index, walked []walkedFile, base, cwd string) bool {
+	at := make(map[string]int32, len(walked))
+	for i := range walked {
+		s := display(base, cwd, walked[i].path)
+		if _, dup := at[s]; dup {
+			return false
+		}
+		at[s] = int32(i)
+	}
+	for i := 0; i < ix.Files(); i++ {
+		f := ix.File(i)
+		j, ok := at[f.Path]
+		if !ok {
+			return false
+		}
+		id, regular, err := identity(walked[j])
+		if err != nil || !regular || !rank.SameRevision(f, id) {
+			return false
+		}
+	}
+	return true
+}
+
 // walkedFile is a file the walk yielded, with the stat it took (nil when
 // it took none).
 type walkedFile struct {
@@ -382,13 +437,12 @@ func display(root, cwd, p string) string {
 	// The common cases without Join and Rel: a clean path under the
 	// working folder when it is the root, or a clean absolute one under
 	// the root.
-	if q, ok := strings.CutPrefix(p, "./"); ok && filepath.Separator == '/' && cwd == root && cwd != "" &&
-		q != "" && q != "." && q != ".." && !strings.HasPrefix(q, "../") && !filepath.IsAbs(q) && filepath.Clean(q) == q {
+	if q, ok := strings.CutPrefix(p, "./"); ok && filepath.Separator == '/' && cwd == root && cwd != "" && cleanNames(q) {
 		// The walk of "." ("./x"): x, without Join and Rel (a tenth of
 		// a warm GOROOT query went to them).
 		return q
 	}
-	if filepath.Separator == '/' && !strings.HasPrefix(p, "../") && p != ".." && filepath.Clean(p) == p && p != "." {
+	if filepath.Separator == '/' && (cleanNames(p) || len(p) > 1 && p[0] == '/' && cleanNames(p[1:])) {
 		if !filepath.IsAbs(p) && cwd == root && cwd != "" {
 			return p
 		}
@@ -404,6 +458,27 @@ func display(root, cwd, p string) string {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(p)
+}
+
+// cleanNames reports whether p is one or more '/'-separated names, none
+// empty, "." or "..": for such a path filepath.Clean(p) == p, and it is
+// neither absolute nor "..", nor does it start with "../". It is checked
+// for every walked path, without Clean's work.
+func cleanNames(p string) bool {
+	for {
+		i := strings.IndexByte(p, '/')
+		name := p
+		if i >= 0 {
+			name = p[:i]
+		}
+		if name == "" || name == "." || name == ".." {
+			return false
+		}
+		if i < 0 {
+			return true
+		}
+		p = p[i+1:]
+	}
 }
 
 // Abs returns the file a shown path names under root.

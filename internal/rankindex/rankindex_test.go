@@ -152,6 +152,16 @@ func TestDisplay(t *testing.T) {
 		{"/r", "/r/sub", "./x.go", "sub/x.go"},
 		{"/r", "/r", "./.", "."},
 		{"/", "/", "/e.go", "e.go"},
+		{"/r", "/r", "a/./b.go", "a/b.go"},
+		{"/r", "/r", "a/../b.go", "b.go"},
+		{"/r", "/r", "./a/./b.go", "a/b.go"},
+		{"/r", "/r", "/r/./a.go", "a.go"},
+		{"/r", "/r", "/r/a/", "a"},
+		{"/r", "/r", "..x/y.go", "..x/y.go"},
+		{"/r", "/r", "./..x/.y", "..x/.y"},
+		{"/r", "/r", "/", "/"},
+		{"/r", "/r", "", "."},
+		{"/r", "/r", "..", ".."},
 	} {
 		if got := display(c.root, c.cwd, c.p); got != c.want {
 			t.Errorf("display(%q, %q, %q) = %q, want %q", c.root, c.cwd, c.p, got, c.want)
@@ -296,5 +306,32 @@ func TestWarmLoadNoticesChangesFromWalkStats(t *testing.T) {
 	}
 	if _, ok := ix.Lookup("pkg0/f03.txt"); ok {
 		t.Error("a file replaced by a link is still indexed")
+	}
+}
+
+// unchanged, the warm load's check without a sort, holds only when the
+// walk gave each indexed file once, unchanged.
+func TestUnchanged(t *testing.T) {
+	root, state := t.TempDir(), t.TempDir()
+	writeTree(t, root, 4)
+	memoReset()
+	ix, _ := load(t, root, snapshot.NewStore(state))
+	var walked []walkedFile
+	for i := ix.Files() - 1; i >= 0; i-- { // not in path order
+		p := filepath.Join(root, filepath.FromSlash(ix.File(i).Path))
+		walked = append(walked, walkedFile{path: p})
+	}
+	if !unchanged(ix, walked, root, root) {
+		t.Fatal("the indexed files, unchanged, read as changed")
+	}
+	dup := append(append([]walkedFile(nil), walked[:3]...), walked[0])
+	if unchanged(ix, dup, root, root) {
+		t.Error("a file walked twice and one not walked read as unchanged")
+	}
+	if err := os.WriteFile(walked[1].path, []byte("other words\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if unchanged(ix, walked, root, root) {
+		t.Error("a changed file read as unchanged")
 	}
 }
