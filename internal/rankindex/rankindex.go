@@ -51,6 +51,14 @@ type Options struct {
 	// Tag keeps caches apart that differ in what Skip leaves out (the
 	// agent's policy): it is part of the cache's key.
 	Tag string
+	// Early, when set, is given the cached index as soon as it is read,
+	// while the walk is still going on (the cache is then read beside
+	// the walk, when Roots are Root itself or empty). It is called from
+	// another goroutine and must return at once, starting any work of
+	// its own in a goroutine: when Load returns that same index (no file
+	// changed, none added or removed), what was worked out from it early
+	// holds (the --rank command searches it beside the walk).
+	Early func(*rank.Index)
 }
 
 // Stats tell what building the index did.
@@ -83,6 +91,13 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	open := o.Open
 	if open == nil {
 		open = func(p string) (*os.File, error) { return pipeline.OpenChecked(p, nil) }
+	}
+	useCache := o.Store != nil && o.Store.Dir() != ""
+	// The cache of a walk of the root itself is named before the walk
+	// (baseOf is the root): it is read beside the walk.
+	var early *earlyRead
+	if useCache && walksRoot(root, roots) {
+		early = readEarly(o.Store, cacheKey(root, roots, o.Walk, o.Input, o.Tag), o.Early)
 	}
 	var mu sync.Mutex
 	var walked []walkedFile
@@ -147,9 +162,15 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	key := cacheKey(base, keyRoots, o.Walk, o.Input, o.Tag)
 	name := blobNamePrefix + key[:32]
 	var cached *rank.Index
-	useCache := o.Store != nil && o.Store.Dir() != ""
 	if useCache {
-		ix, err := readCache(o.Store, name, key)
+		var ix *rank.Index
+		var err error
+		if early != nil && early.key == key {
+			<-early.done
+			ix, err = early.ix, early.err
+		} else {
+			ix, err = readCache(o.Store, name, key)
+		}
 		switch {
 		case err == nil:
 			cached, st.Loaded = ix, true
@@ -295,6 +316,38 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 		}
 	}
 	return ix.WithPathPrefix(prefix), st, nil
+}
+
+// earlyRead is a cache read beside the walk.
+type earlyRead struct {
+	key  string
+	done chan struct{} // closed once ix and err are set
+	ix   *rank.Index
+	err  error
+}
+
+// readEarly starts reading the cache of key, and hands what it reads to
+// fn (nil: nobody) before it says it is done.
+func readEarly(store *snapshot.Store, key string, fn func(*rank.Index)) *earlyRead {
+	e := &earlyRead{key: key, done: make(chan struct{})}
+	go func() {
+		defer close(e.done)
+		e.ix, e.err = readCache(store, blobNamePrefix+key[:32], key)
+		if e.err == nil && fn != nil {
+			fn(e.ix)
+		}
+	}()
+	return e
+}
+
+// walksRoot reports whether roots is root alone (so baseOf is root
+// whatever the walk finds).
+func walksRoot(root string, roots []string) bool {
+	if len(roots) != 1 {
+		return false
+	}
+	a, err := filepath.Abs(roots[0])
+	return err == nil && a == root
 }
 
 // sortWalked sorts the walked files by path.

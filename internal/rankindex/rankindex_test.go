@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -333,5 +334,38 @@ func TestUnchanged(t *testing.T) {
 	}
 	if unchanged(ix, walked, root, root) {
 		t.Error("a changed file read as unchanged")
+	}
+}
+
+// Early is handed the cached index while the walk goes on: Load returns
+// that same index when nothing changed, and another one when a file did.
+func TestEarlyIndex(t *testing.T) {
+	root, state := t.TempDir(), t.TempDir()
+	writeTree(t, root, 5)
+	memoReset()
+	load(t, root, snapshot.NewStore(state))
+	loadEarly := func() (*rank.Index, *rank.Index) {
+		t.Helper()
+		memoReset()
+		var got atomic.Pointer[rank.Index]
+		ix, st, err := Load(context.Background(), Options{Root: root, Walk: walker.DefaultOptions(), Store: snapshot.NewStore(state),
+			Early: func(ix *rank.Index) { got.Store(ix) }})
+		if err != nil || st.CacheErr != nil {
+			t.Fatal(err, st.CacheErr)
+		}
+		return ix, got.Load()
+	}
+	if ix, early := loadEarly(); early == nil || ix != early {
+		t.Fatalf("unchanged: Load returned %p, Early was given %p", ix, early)
+	}
+	if err := os.WriteFile(filepath.Join(root, "pkg1", "f01.txt"), []byte("now about zebras\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix, early := loadEarly()
+	if early == nil || ix == early {
+		t.Fatalf("changed: Load returned %p, Early was given %p", ix, early)
+	}
+	if hits := ix.Search("zebras", &rank.Default, 5); len(hits) != 1 {
+		t.Errorf("the changed file: %v", hits)
 	}
 }
