@@ -17,6 +17,9 @@ type dirReader struct {
 	buf   []byte
 	names []byte
 	offs  []int
+	// nameBuf holds the NUL-terminated name of the entry statEntries
+	// stats.
+	nameBuf []byte
 }
 
 func newDirReader() *dirReader {
@@ -53,7 +56,7 @@ func (r *dirReader) list(path string, wantID, wantStat bool, ents []dirent) ([]d
 	first := len(ents)
 	ents, err = r.readAll(fd, ents)
 	if wantStat {
-		statEntries(fd, ents[first:])
+		r.statEntries(fd, ents[first:])
 	}
 	return ents, id, err
 }
@@ -61,7 +64,7 @@ func (r *dirReader) list(path string, wantID, wantStat bool, ents []dirent) ([]d
 // statEntries gives each entry listed as a regular file its lstat result,
 // relative to the open directory fd (one allocation for them all; an entry
 // that cannot be stat'ed keeps none).
-func statEntries(fd int, ents []dirent) {
+func (r *dirReader) statEntries(fd int, ents []dirent) {
 	n := 0
 	for i := range ents {
 		if ents[i].typ == typeFile {
@@ -78,13 +81,7 @@ func statEntries(fd int, ents []dirent) {
 			continue
 		}
 		var err error
-		for {
-			err = unix.Fstatat(fd, ents[i].name, &st, unix.AT_SYMLINK_NOFOLLOW)
-			if err != unix.EINTR {
-				break
-			}
-		}
-		if err != nil {
+		if r.nameBuf, err = fstatat(fd, ents[i].name, &st, r.nameBuf); err != nil {
 			continue
 		}
 		sts = append(sts, FileStat{Dev: uint64(st.Dev), Ino: uint64(st.Ino), Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(),
