@@ -356,30 +356,38 @@ func sortWalked(w []walkedFile) {
 }
 
 // unchanged reports whether the walked files are exactly ix's files, each
-// the revision ix holds: every walked path shown once (display), every
-// file of ix among them with its identity unchanged (the counts are the
-// caller's to compare). A hash table of the shown paths, not a sort.
+// the revision ix holds: every walked path (display) found in ix once, its
+// identity unchanged (the caller compares the counts, so that every file
+// of ix is then found). Runs of the walk's order are looked up in ix by
+// parallel workers; no sort.
 func unchanged(ix *rank.Index, walked []walkedFile, base, cwd string) bool {
-	at := make(map[string]int32, len(walked))
-	for i := range walked {
-		s := display(base, cwd, walked[i].path)
-		if _, dup := at[s]; dup {
-			return false
-		}
-		at[s] = int32(i)
+	seen := make([]atomic.Bool, ix.Files())
+	var bad atomic.Bool
+	var wg sync.WaitGroup
+	workers := min(maxWorkers, runtime.GOMAXPROCS(0))
+	for w := 0; w < workers; w++ {
+		lo, hi := w*len(walked)/workers, (w+1)*len(walked)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			next := -1
+			for i := lo; i < hi && !bad.Load(); i++ {
+				f, at, ok := ix.LookupNear(display(base, cwd, walked[i].path), next)
+				if !ok || seen[at].Swap(true) {
+					bad.Store(true)
+					return
+				}
+				next = at + 1
+				id, regular, err := identity(walked[i])
+				if err != nil || !regular || !rank.SameRevision(f, id) {
+					bad.Store(true)
+					return
+				}
+			}
+		}()
 	}
-	for i := 0; i < ix.Files(); i++ {
-		f := ix.File(i)
-		j, ok := at[f.Path]
-		if !ok {
-			return false
-		}
-		id, regular, err := identity(walked[j])
-		if err != nil || !regular || !rank.SameRevision(f, id) {
-			return false
-		}
-	}
-	return true
+	wg.Wait()
+	return !bad.Load()
 }
 
 // walkedFile is a file the walk yielded, with the stat it took (nil when
