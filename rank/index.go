@@ -557,39 +557,6 @@ func (ix *Index) sortScored(list []scored) {
 	})
 }
 
-// pathTokens are the sorted distinct tokens of a path's text.
-func pathTokens(path string) []string {
-	var out []string
-	Tokens(pathText(path), func(t string, _ int) { out = append(out, t) })
-	sort.Strings(out)
-	k := 0
-	for i, t := range out {
-		if i == 0 || t != out[k-1] {
-			out[k] = t
-			k++
-		}
-	}
-	return out[:k]
-}
-
-// pathMask is the set of query words (bits by word index) that a term of
-// the path holds.
-func (q *Query) pathMask(toks []string) uint64 {
-	var m uint64
-	words := q.wordIndex()
-	for ti, qt := range q.Terms {
-		w := words[ti]
-		if w < 0 || w >= 64 || m&(1<<uint(w)) != 0 {
-			continue
-		}
-		i := sort.SearchStrings(toks, qt.Term)
-		if i < len(toks) && toks[i] == qt.Term {
-			m |= 1 << uint(w)
-		}
-	}
-	return m
-}
-
 // defines reports whether chunk c declares one of idents.
 func defines(c *Chunk, idents []string) bool {
 	if c.Cont || c.Name == "" || len(idents) == 0 {

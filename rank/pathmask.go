@@ -1,5 +1,7 @@
 package rank
 
+import "sort"
+
 // pathMasker computes q.pathMask(pathTokens(path)) for many paths of one
 // query without tokenizing each: a path's tokens are the union of the
 // tokens of its runs of word characters (Tokens splits nothing across a
@@ -41,5 +43,38 @@ func (pm *pathMasker) runMask(w []byte) uint64 {
 			}
 		}
 	})
+	return m
+}
+
+// pathTokens are the sorted distinct tokens of a path's text.
+func pathTokens(path string) []string {
+	var out []string
+	Tokens(pathText(path), func(t string, _ int) { out = append(out, t) })
+	sort.Strings(out)
+	k := 0
+	for i, t := range out {
+		if i == 0 || t != out[k-1] {
+			out[k] = t
+			k++
+		}
+	}
+	return out[:k]
+}
+
+// pathMask is the set of query words (bits by word index) that a term of
+// the path holds.
+func (q *Query) pathMask(toks []string) uint64 {
+	var m uint64
+	words := q.wordIndex()
+	for ti, qt := range q.Terms {
+		w := words[ti]
+		if w < 0 || w >= 64 || m&(1<<uint(w)) != 0 {
+			continue
+		}
+		i := sort.SearchStrings(toks, qt.Term)
+		if i < len(toks) && toks[i] == qt.Term {
+			m |= 1 << uint(w)
+		}
+	}
 	return m
 }
