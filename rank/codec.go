@@ -25,7 +25,7 @@ var cacheMagic = []byte("evgrep-rank\x00\x0d")
 func Encode(key string, ix *Index) ([]byte, error) {
 	w := &encoder{buf: append([]byte(nil), cacheMagic...)}
 	w.str(key)
-	nc := len(ix.chunkLen)
+	nc := ix.nChunks
 	w.uv(uint64(nc))
 	w.uv(uint64(len(ix.files)))
 	for _, f := range ix.files {
@@ -46,6 +46,9 @@ func Encode(key string, ix *Index) ([]byte, error) {
 		}
 		w.uv(flags)
 		w.uv(uint64(f.n))
+	}
+	if ix.lens != nil {
+		w.buf = append(w.buf, ix.lens...)
 	}
 	for _, l := range ix.chunkLen {
 		w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(min(l, math.MaxUint32)))
@@ -121,13 +124,21 @@ func parseIndex(key string, raw []byte) (*Index, error) {
 	nChunks := r.count(4 + recBytes) // a length and a record each
 	ix := &Index{lazy: &lazyParts{}}
 	ix.files = make([]fileMeta, r.count(9))
+	// The paths are views of one copy of the file table (one allocation,
+	// not one per file): pathAt holds where each lies in it.
+	table := r.buf
+	pathAt := make([][2]int, len(ix.files))
+	var prev []byte
 	first := 0
 	for i := range ix.files {
 		f := &ix.files[i]
-		f.path = r.str()
-		if i > 0 && f.path <= ix.files[i-1].path {
+		p := r.strBytes()
+		if i > 0 && bytes.Compare(p, prev) <= 0 {
 			return nil, ErrCorrupt
 		}
+		prev = p
+		at := len(table) - len(r.buf) - len(p)
+		pathAt[i] = [2]int{at, at + len(p)}
 		f.rev.Dev = r.uv()
 		f.rev.Ino = r.uv()
 		f.rev.Size = r.v()
@@ -147,6 +158,10 @@ func parseIndex(key string, raw []byte) (*Index, error) {
 	if first != nChunks {
 		return nil, ErrCorrupt
 	}
+	all := string(table[:len(table)-len(r.buf)])
+	for i, at := range pathAt {
+		ix.files[i].path = all[at[0]:at[1]]
+	}
 	lens := r.take(4 * nChunks)
 	ix.recs = r.take(recBytes * nChunks)
 	nStr := r.count(4)
@@ -155,13 +170,13 @@ func parseIndex(key string, raw []byte) (*Index, error) {
 	if r.bad || !ix.strOff.valid(nStr, len(ix.strs)) {
 		return nil, ErrCorrupt
 	}
-	ix.chunkLen = make([]float32, nChunks)
+	// The lengths are read in place (chunkLength); only their sum is
+	// made here.
+	ix.lens, ix.nChunks = lens, nChunks
 	ix.chunkFile = make([]int32, nChunks)
 	total := 0.0
-	for c := range ix.chunkLen {
-		l := float32(binary.LittleEndian.Uint32(lens[4*c:]))
-		ix.chunkLen[c] = l
-		total += float64(l)
+	for c := 0; c < nChunks; c++ {
+		total += float64(float32(binary.LittleEndian.Uint32(lens[4*c:])))
 	}
 	for i := range ix.files {
 		f := &ix.files[i]
@@ -244,6 +259,18 @@ func (r *decoder) count(minBytes int) int {
 		return 0
 	}
 	return int(x)
+}
+
+// strBytes is str without the copy: a view of the data.
+func (r *decoder) strBytes() []byte {
+	n := r.uv()
+	if n > uint64(len(r.buf)) {
+		r.bad, r.buf = true, nil
+		return nil
+	}
+	s := r.buf[:n:n]
+	r.buf = r.buf[n:]
+	return s
 }
 
 func (r *decoder) str() string {

@@ -17,6 +17,9 @@ type dirReader struct {
 	buf   []byte
 	names []byte
 	offs  []int
+	// nameBuf holds the NUL-terminated name of the entry statEntries
+	// stats.
+	nameBuf []byte
 }
 
 func newDirReader() *dirReader {
@@ -24,10 +27,12 @@ func newDirReader() *dirReader {
 }
 
 // list reads the directory path: its entries but "." and "..", in the
-// kernel's order, and, when wantID is set, its own device and inode. A
-// failure to open is returned as is; a failure while reading returns the
-// entries read so far with the error.
-func (r *dirReader) list(path string, wantID bool, ents []dirent) ([]dirent, FileID, error) {
+// kernel's order, and, when wantID is set, its own device and inode; with
+// wantStat, each entry listed as a regular file gets its lstat result
+// (fstatat relative to the open directory). A failure to open is returned
+// as is; a failure while reading returns the entries read so far with the
+// error.
+func (r *dirReader) list(path string, wantID, wantStat bool, ents []dirent) ([]dirent, FileID, error) {
 	var fd int
 	var err error
 	for {
@@ -48,8 +53,41 @@ func (r *dirReader) list(path string, wantID bool, ents []dirent) ([]dirent, Fil
 		}
 		id = FileID{Dev: uint64(st.Dev), Ino: st.Ino}
 	}
+	first := len(ents)
 	ents, err = r.readAll(fd, ents)
+	if wantStat {
+		r.statEntries(fd, ents[first:])
+	}
 	return ents, id, err
+}
+
+// statEntries gives each entry listed as a regular file its lstat result,
+// relative to the open directory fd (one allocation for them all; an entry
+// that cannot be stat'ed keeps none).
+func (r *dirReader) statEntries(fd int, ents []dirent) {
+	n := 0
+	for i := range ents {
+		if ents[i].typ == typeFile {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	sts := make([]FileStat, 0, n)
+	var st unix.Stat_t
+	for i := range ents {
+		if ents[i].typ != typeFile {
+			continue
+		}
+		var err error
+		if r.nameBuf, err = fstatat(fd, ents[i].name, &st, r.nameBuf); err != nil {
+			continue
+		}
+		sts = append(sts, FileStat{Dev: uint64(st.Dev), Ino: uint64(st.Ino), Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(),
+			Regular: st.Mode&unix.S_IFMT == unix.S_IFREG})
+		ents[i].st = &sts[len(sts)-1]
+	}
 }
 
 // readAll appends every entry of the open directory fd but "." and ".."

@@ -14,8 +14,9 @@ type dirReader struct{}
 func newDirReader() *dirReader { return &dirReader{} }
 
 // list reads the directory path: its entries in the operating system's
-// order and, when wantID is set, its own device and inode.
-func (r *dirReader) list(path string, wantID bool, ents []dirent) ([]dirent, FileID, error) {
+// order and, when wantID is set, its own device and inode (no entry gets
+// a stat result here: Options.StatFiles has no effect).
+func (r *dirReader) list(path string, wantID, _ bool, ents []dirent) ([]dirent, FileID, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return ents, FileID{}, err

@@ -130,6 +130,12 @@ type Options struct {
 	// does not do this (with --hidden it lists .git's contents); it is
 	// for the agent, which must never read .git internals.
 	SkipGitDir bool
+	// StatFiles gives each file found in a directory whose listing types
+	// it a regular file its lstat result (Entry.Stat), taken relative to
+	// the directory while the walk has it open: cheaper than a stat of
+	// the whole path afterwards (rankindex checks every file so). Where
+	// the system has no such call, Stat stays nil.
+	StatFiles bool
 	// OnError receives per-path problems (missing root, unreadable
 	// directory, broken symlink with Follow, symlink loop); the walk goes
 	// on. Its Error text is what ripgrep prints. It may be called
@@ -167,4 +173,17 @@ type Entry struct {
 	// Mode holds the file type bits (0 for a regular file). For an
 	// explicit root it describes what the path points to.
 	Mode fs.FileMode
+	// Stat is the file's lstat result, taken during the walk, when
+	// Options.StatFiles is set and the system gave one (else nil).
+	Stat *FileStat
+}
+
+// FileStat is what an lstat says of a file: device and inode numbers,
+// size, modification and status-change times in nanoseconds since the
+// epoch, and whether it is a regular file.
+type FileStat struct {
+	Dev, Ino     uint64
+	Size         int64
+	Mtime, Ctime int64
+	Regular      bool
 }

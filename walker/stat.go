@@ -24,6 +24,8 @@ type dirent struct {
 	typ  entType
 	// ino is the inode from the listing, 0 when unknown.
 	ino uint64
+	// st is the entry's lstat result (Options.StatFiles), or nil.
+	st *FileStat
 }
 
 // modeToType maps file mode type bits to an entType.

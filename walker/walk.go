@@ -244,6 +244,7 @@ func (s *scratch) childPath(dir, name string) string {
 
 // child is the verdict on one directory entry.
 type child struct {
+	st    *FileStat
 	path  string
 	typ   entType
 	mode  os.FileMode
@@ -264,7 +265,7 @@ func (w *walk) readDir(s *scratch, wk *dirWork) (node *dirNode, ents []dirent, a
 		w.rules.newNode(wk.parent, wk.path, presenceFromStat(wk.path), false, w.reportIgnore)
 		return nil, nil, nil, false
 	}
-	ents, id, err := s.rd.list(wk.path, needID, s.ents[:0])
+	ents, id, err := s.rd.list(wk.path, needID, w.opts.StatFiles, s.ents[:0])
 	s.ents = ents
 	if err != nil {
 		w.report(pathErr(wk.path, err, w.walkdir))
@@ -288,6 +289,7 @@ func (w *walk) readDir(s *scratch, wk *dirWork) (node *dirNode, ents []dirent, a
 func (w *walk) classify(s *scratch, dir string, depth int, node *dirNode, anc *ancestor, e *dirent) (c child, ok bool) {
 	c.path = s.childPath(dir, e.name)
 	c.typ = e.typ
+	c.st = e.st
 	if c.typ == typeUnknown {
 		st, err := statPath(c.path, false)
 		if err != nil {
@@ -476,7 +478,7 @@ func (w *walk) parallelDir(s *scratch, q *workQueue, wk *dirWork) {
 			found = append(found, &dirWork{path: c.path, depth: wk.depth + 1, parent: node, anc: anc, rootDev: wk.rootDev})
 			continue
 		}
-		files = append(files, Entry{Path: w.display(c.path), Depth: wk.depth + 1, Mode: c.mode})
+		files = append(files, Entry{Path: w.display(c.path), Depth: wk.depth + 1, Mode: c.mode, Stat: c.st})
 	}
 	// A large directory's files are shared out too: all but the first
 	// share go to the queue, for the goroutines with nothing to do.
@@ -542,7 +544,7 @@ func (w *walk) sequentialDir(s *scratch, wk *dirWork) {
 			w.sequentialDir(s, &dirWork{path: c.path, depth: wk.depth + 1, parent: node, anc: anc, rootDev: wk.rootDev})
 			continue
 		}
-		w.emit(Entry{Path: w.display(c.path), Depth: wk.depth + 1, Mode: c.mode})
+		w.emit(Entry{Path: w.display(c.path), Depth: wk.depth + 1, Mode: c.mode, Stat: c.st})
 	}
 }
 

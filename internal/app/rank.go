@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/evgrep/evgrep/internal/rankindex"
 	"github.com/evgrep/evgrep/rank"
@@ -58,16 +59,23 @@ func (r *run) rank(wopts walker.Options) int {
 	}
 	cwd, _ := os.Getwd()
 	wopts.SkipGitDir = true
+	// The cached index is searched beside the walk; when Load finds every
+	// file unchanged it returns that index, and those hits are the answer.
+	var early earlySearch
 	ix, _, err := rankindex.Load(context.Background(), rankindex.Options{
 		Root: cwd, Roots: r.cfg.Paths, Walk: wopts,
 		Input: r.cfg.Pipeline.Input,
 		Store: snapshot.NewStore(snapshot.DefaultStateDir()),
+		Early: func(ix *rank.Index) { early.start(ix, query, limit) },
 	})
 	if err != nil {
 		errorLine(r.stderr, err)
 		return exitError
 	}
-	hits := ix.Search(query, &rank.Default, limit)
+	hits, ok := early.hits(ix)
+	if !ok {
+		hits = ix.Search(query, &rank.Default, limit)
+	}
 	jsonOut := r.cfg.JSON
 	if !jsonOut {
 		fmt.Fprintln(r.out, rankNote)
@@ -113,6 +121,33 @@ func (r *run) rank(wopts walker.Options) int {
 		return exitNoMatch
 	}
 	return exitMatch
+}
+
+// earlySearch is a search of the cached index begun before Load was
+// done with it (rankindex.Options.Early).
+type earlySearch struct {
+	ix   atomic.Pointer[rank.Index]
+	done chan struct{}
+	out  []rank.Hit
+}
+
+// start searches ix in a goroutine of its own.
+func (e *earlySearch) start(ix *rank.Index, query string, limit int) {
+	e.done = make(chan struct{})
+	e.ix.Store(ix)
+	go func() {
+		defer close(e.done)
+		e.out = ix.Search(query, &rank.Default, limit)
+	}()
+}
+
+// hits are the early search's hits when it searched ix itself.
+func (e *earlySearch) hits(ix *rank.Index) ([]rank.Hit, bool) {
+	if p := e.ix.Load(); p == nil || p != ix {
+		return nil, false
+	}
+	<-e.done
+	return e.out, true
 }
 
 func round3(f float64) float64 {

@@ -47,6 +47,14 @@ func TestRankCLI(t *testing.T) {
 	if text.code != 0 || !strings.HasPrefix(text.stdout, rankNote+"\n") || !strings.Contains(text.stdout, "net/timeout.txt:1-2  score ") || !strings.Contains(text.stdout, "    1: the request timeout of the client\n") {
 		t.Errorf("text form: %q", text.stdout)
 	}
+	// A warm call searches the cached index beside the walk; a file
+	// changed since is still noticed, and the answer is the new index's.
+	if err := os.WriteFile(filepath.Join(dir, "net/other.txt"), []byte("a client request timeout, and a client request timeout\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runEvgrep(t, dir, []string{"--rank", "client request timeout", "--json"}, ""); r.code != 0 || !strings.HasPrefix(r.stdout, `{"endLine":1,"kind":"lines","path":"net/other.txt"`) {
+		t.Errorf("after a change: exit %d, %q", r.code, r.stdout)
+	}
 	if r := runEvgrep(t, dir, []string{"--rank", "zzzz"}, ""); r.code != 1 {
 		t.Errorf("no chunk: exit %d", r.code)
 	}

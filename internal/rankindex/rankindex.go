@@ -50,6 +50,14 @@ type Options struct {
 	// Tag keeps caches apart that differ in what Skip leaves out (the
 	// agent's policy): it is part of the cache's key.
 	Tag string
+	// Early, when set, is given the cached index as soon as it is read,
+	// while the walk is still going on (the cache is then read beside
+	// the walk, when Roots are Root itself or empty). It is called from
+	// another goroutine and must return at once, starting any work of
+	// its own in a goroutine: when Load returns that same index (no file
+	// changed, none added or removed), what was worked out from it early
+	// holds (the --rank command searches it beside the walk).
+	Early func(*rank.Index)
 }
 
 // Stats tell what building the index did.
@@ -83,10 +91,22 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	if open == nil {
 		open = func(p string) (*os.File, error) { return pipeline.OpenChecked(p, nil) }
 	}
+	useCache := o.Store != nil && o.Store.Dir() != ""
+	// The cache of a walk of the root itself is named before the walk
+	// (baseOf is the root): it is read beside the walk.
+	var early *earlyRead
+	if useCache && walksRoot(root, roots) {
+		early = readEarly(o.Store, cacheKey(root, roots, o.Walk, o.Input, o.Tag), o.Early)
+	}
 	var mu sync.Mutex
-	var paths []string
+	var walked []walkedFile
 	tk := &ticker{ctx: ctx}
-	err = pipeline.Files(roots, o.Walk, func(e walker.Entry) bool {
+	// The walk stats each file while it has the file's folder open (a
+	// warm query checks every file's identity; a stat of the whole path
+	// afterwards cost more than the folder-relative one).
+	wo := o.Walk
+	wo.StatFiles = true
+	err = pipeline.Files(roots, wo, func(e walker.Entry) bool {
 		if !tk.tick() {
 			return false
 		}
@@ -94,7 +114,7 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 			return true
 		}
 		mu.Lock()
-		paths = append(paths, e.Path)
+		walked = append(walked, walkedFile{e.Path, e.Stat})
 		mu.Unlock()
 		return true
 	})
@@ -104,11 +124,21 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	if tk.stop.Load() {
 		return nil, st, ErrCancelled
 	}
-	sort.Strings(paths)
-	if len(paths) > rank.MaxFiles {
-		paths = paths[:rank.MaxFiles]
+	// The walk's order is not sorted: a warm load whose files are all
+	// unchanged is answered without sorting them (unchanged); sorted is
+	// false until they are.
+	sorted := false
+	if len(walked) > rank.MaxFiles {
+		sortWalked(walked)
+		walked, sorted = walked[:rank.MaxFiles], true
 	}
-	st.Files = len(paths)
+	first := ""
+	for i := range walked {
+		if i == 0 || walked[i].path < first {
+			first = walked[i].path
+		}
+	}
+	st.Files = len(walked)
 
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -119,7 +149,11 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	// from every working folder (keyed by the working folder, a GOROOT
 	// indexed from GOROOT/src was built again from anywhere else); the
 	// paths are shown relative to Root by a common prefix (see base).
-	base, prefix := baseOf(root, cwd, roots, paths)
+	var firstPath []string // baseOf reads the first path in order
+	if len(walked) > 0 {
+		firstPath = []string{first}
+	}
+	base, prefix := baseOf(root, cwd, roots, firstPath)
 	keyRoots := roots
 	if base != root {
 		keyRoots = []string{base}
@@ -127,9 +161,15 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	key := cacheKey(base, keyRoots, o.Walk, o.Input, o.Tag)
 	name := blobNamePrefix + key[:32]
 	var cached *rank.Index
-	useCache := o.Store != nil && o.Store.Dir() != ""
 	if useCache {
-		ix, err := readCache(o.Store, name, key)
+		var ix *rank.Index
+		var err error
+		if early != nil && early.key == key {
+			<-early.done
+			ix, err = early.ix, early.err
+		} else {
+			ix, err = readCache(o.Store, name, key)
+		}
 		switch {
 		case err == nil:
 			cached, st.Loaded = ix, true
@@ -151,6 +191,19 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	}
 	if cached == nil {
 		cached = memoGet(key)
+	}
+	if cached != nil && cached.Files() == len(walked) && unchanged(cached, walked, base, cwd) {
+		// Nothing changed, nothing added, nothing removed.
+		st.Reused = len(walked)
+		memoPut(key, cached)
+		return cached.WithPathPrefix(prefix), st, nil
+	}
+	if !sorted {
+		sortWalked(walked)
+	}
+	paths := make([]string, len(walked))
+	for i := range walked {
+		paths[i] = walked[i].path
 	}
 	// Which files are unchanged since the cached index?
 	shown := make([]string, len(paths))
@@ -174,7 +227,7 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 						continue
 					}
 					next = at + 1
-					if id, regular, err := revisions.LstatRegular(paths[i]); err == nil && regular && rank.SameRevision(f, id) {
+					if id, regular, err := identity(walked[i]); err == nil && regular && rank.SameRevision(f, id) {
 						same[i] = true
 					}
 				}
@@ -356,13 +409,12 @@ func display(root, cwd, p string) string {
 	// The common cases without Join and Rel: a clean path under the
 	// working folder when it is the root, or a clean absolute one under
 	// the root.
-	if q, ok := strings.CutPrefix(p, "./"); ok && filepath.Separator == '/' && cwd == root && cwd != "" &&
-		q != "" && q != "." && q != ".." && !strings.HasPrefix(q, "../") && !filepath.IsAbs(q) && filepath.Clean(q) == q {
+	if q, ok := strings.CutPrefix(p, "./"); ok && filepath.Separator == '/' && cwd == root && cwd != "" && cleanNames(q) {
 		// The walk of "." ("./x"): x, without Join and Rel (a tenth of
 		// a warm GOROOT query went to them).
 		return q
 	}
-	if filepath.Separator == '/' && !strings.HasPrefix(p, "../") && p != ".." && filepath.Clean(p) == p && p != "." {
+	if filepath.Separator == '/' && (cleanNames(p) || len(p) > 1 && p[0] == '/' && cleanNames(p[1:])) {
 		if !filepath.IsAbs(p) && cwd == root && cwd != "" {
 			return p
 		}

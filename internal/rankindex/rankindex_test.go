@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -152,6 +153,16 @@ func TestDisplay(t *testing.T) {
 		{"/r", "/r/sub", "./x.go", "sub/x.go"},
 		{"/r", "/r", "./.", "."},
 		{"/", "/", "/e.go", "e.go"},
+		{"/r", "/r", "a/./b.go", "a/b.go"},
+		{"/r", "/r", "a/../b.go", "b.go"},
+		{"/r", "/r", "./a/./b.go", "a/b.go"},
+		{"/r", "/r", "/r/./a.go", "a.go"},
+		{"/r", "/r", "/r/a/", "a"},
+		{"/r", "/r", "..x/y.go", "..x/y.go"},
+		{"/r", "/r", "./..x/.y", "..x/.y"},
+		{"/r", "/r", "/", "/"},
+		{"/r", "/r", "", "."},
+		{"/r", "/r", "..", ".."},
 	} {
 		if got := display(c.root, c.cwd, c.p); got != c.want {
 			t.Errorf("display(%q, %q, %q) = %q, want %q", c.root, c.cwd, c.p, got, c.want)
@@ -248,5 +259,113 @@ func TestColdBuildWaitsForAnother(t *testing.T) {
 	unlock()
 	if st := <-done; !st.Loaded || st.Chunked != 0 || st.Saved {
 		t.Errorf("the waiting build: %+v", st)
+	}
+}
+
+// The identities checked on a warm load are the walk's own stats
+// (walker.Options.StatFiles): a rewrite of the same size that moves only
+// the modification time, an added file and a file replaced by a symbolic
+// link are each noticed by the next load.
+func TestWarmLoadNoticesChangesFromWalkStats(t *testing.T) {
+	root, state := t.TempDir(), t.TempDir()
+	writeTree(t, root, 6)
+	memoReset()
+	load(t, root, snapshot.NewStore(state))
+	same := filepath.Join(root, "pkg1", "f01.txt")
+	old, err := os.ReadFile(same)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alike := []byte(strings.Replace(string(old), "topic1", "zebras", 1))
+	if err := os.WriteFile(same, alike, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(same, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "pkg2", "new.txt"), []byte("a new file about yaks\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(root, "pkg0", "f03.txt")
+	os.Remove(link)
+	if err := os.Symlink(filepath.Join(root, "pkg2", "f02.txt"), link); err != nil {
+		t.Fatal(err)
+	}
+	memoReset()
+	ix, st := load(t, root, snapshot.NewStore(state))
+	// 6 files, one now a link (not walked), one added: 6 walked; the
+	// rewritten and the added one are chunked again.
+	if st.Files != 6 || st.Chunked != 2 || st.Reused != 4 {
+		t.Fatalf("after the changes: %+v", st)
+	}
+	if hits := ix.Search("zebras", &rank.Default, 5); len(hits) != 1 || hits[0].Path != "pkg1/f01.txt" {
+		t.Errorf("the rewritten file: %v", hits)
+	}
+	if hits := ix.Search("yaks", &rank.Default, 5); len(hits) != 1 || hits[0].Path != "pkg2/new.txt" {
+		t.Errorf("the added file: %v", hits)
+	}
+	if _, ok := ix.Lookup("pkg0/f03.txt"); ok {
+		t.Error("a file replaced by a link is still indexed")
+	}
+}
+
+// unchanged, the warm load's check without a sort, holds only when the
+// walk gave each indexed file once, unchanged.
+func TestUnchanged(t *testing.T) {
+	root, state := t.TempDir(), t.TempDir()
+	writeTree(t, root, 4)
+	memoReset()
+	ix, _ := load(t, root, snapshot.NewStore(state))
+	var walked []walkedFile
+	for i := ix.Files() - 1; i >= 0; i-- { // not in path order
+		p := filepath.Join(root, filepath.FromSlash(ix.File(i).Path))
+		walked = append(walked, walkedFile{path: p})
+	}
+	if !unchanged(ix, walked, root, root) {
+		t.Fatal("the indexed files, unchanged, read as changed")
+	}
+	dup := append(append([]walkedFile(nil), walked[:3]...), walked[0])
+	if unchanged(ix, dup, root, root) {
+		t.Error("a file walked twice and one not walked read as unchanged")
+	}
+	if err := os.WriteFile(walked[1].path, []byte("other words\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if unchanged(ix, walked, root, root) {
+		t.Error("a changed file read as unchanged")
+	}
+}
+
+// Early is handed the cached index while the walk goes on: Load returns
+// that same index when nothing changed, and another one when a file did.
+func TestEarlyIndex(t *testing.T) {
+	root, state := t.TempDir(), t.TempDir()
+	writeTree(t, root, 5)
+	memoReset()
+	load(t, root, snapshot.NewStore(state))
+	loadEarly := func() (*rank.Index, *rank.Index) {
+		t.Helper()
+		memoReset()
+		var got atomic.Pointer[rank.Index]
+		ix, st, err := Load(context.Background(), Options{Root: root, Walk: walker.DefaultOptions(), Store: snapshot.NewStore(state),
+			Early: func(ix *rank.Index) { got.Store(ix) }})
+		if err != nil || st.CacheErr != nil {
+			t.Fatal(err, st.CacheErr)
+		}
+		return ix, got.Load()
+	}
+	if ix, early := loadEarly(); early == nil || ix != early {
+		t.Fatalf("unchanged: Load returned %p, Early was given %p", ix, early)
+	}
+	if err := os.WriteFile(filepath.Join(root, "pkg1", "f01.txt"), []byte("now about zebras\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix, early := loadEarly()
+	if early == nil || ix == early {
+		t.Fatalf("changed: Load returned %p, Early was given %p", ix, early)
+	}
+	if hits := ix.Search("zebras", &rank.Default, 5); len(hits) != 1 {
+		t.Errorf("the changed file: %v", hits)
 	}
 }
