@@ -7,6 +7,8 @@ import (
 
 	"github.com/evgrep/evgrep/internal/app"
 	"github.com/evgrep/evgrep/internal/startpages"
+	// The timer slack of every thread (internal/timerslack).
+	_ "github.com/evgrep/evgrep/internal/timerslack"
 
 	// Start-up's drop points (internal/startpages/stages).
 	_ "github.com/evgrep/evgrep/internal/startpages/stages/afterfmt"
