@@ -22,3 +22,13 @@ func lstatRegular(path string) (Identity, bool, error) {
 	}
 	return identityOf(fi), fi.Mode().IsRegular(), nil
 }
+
+// statRegular is the identity of the file at path through os.Stat, and
+// whether it is a regular file.
+func statRegular(path string) (Identity, bool, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return Identity{}, false, err
+	}
+	return identityOf(fi), fi.Mode().IsRegular(), nil
+}

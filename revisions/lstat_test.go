@@ -36,3 +36,31 @@ func TestLstatRegular(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestStatRegular: statRegular gives what identityOf of os.Stat gives,
+// follows a symbolic link, says a folder is not regular, and fails where
+// os.Stat fails.
+func TestStatRegular(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.txt")
+	if err := os.WriteFile(file, []byte("some bytes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "l")
+	if err := os.Symlink(file, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{file, link, dir} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, regular, err := statRegular(p)
+		if err != nil || id != identityOf(fi) || regular != fi.Mode().IsRegular() {
+			t.Errorf("%s: %+v %v %v, os.Stat says %+v %v", p, id, regular, err, identityOf(fi), fi.Mode().IsRegular())
+		}
+	}
+	if _, _, err := statRegular(filepath.Join(dir, "missing")); !os.IsNotExist(err) {
+		t.Errorf("a missing file: %v", err)
+	}
+}

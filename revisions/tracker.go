@@ -82,8 +82,8 @@ func (t *Tracker) Finish() Revision {
 		}
 	}
 	if name != "" {
-		fi, err := os.Stat(name)
-		if err != nil || !fi.Mode().IsRegular() || identityOf(fi) != t.before {
+		id, regular, err := statRegular(name)
+		if err != nil || !regular || id != t.before {
 			return rev
 		}
 	}
