@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
@@ -68,23 +67,13 @@ const (
 // Main runs evgrep with args (without the program name) and returns the exit
 // code: 0 when something matched, 1 when nothing did, 2 on error.
 //
-// EVGREP_CPUPROFILE=FILE writes a pprof CPU profile of the run, and
-// EVGREP_MEMPROFILE=FILE a heap profile of every allocation (sampled
-// every 64 KiB) at its end (for the benchmark work; see bench/README.md).
+// EVGREP_CPUPROFILE=FILE writes a pprof CPU profile of the run; a binary
+// built with the evgprof tag also honours EVGREP_MEMPROFILE (memprofile.go).
 func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	// A search keeps little live data (buffers, one directory at a time):
-	// its GC target (limits.go) and no allocation profiling keep the
-	// resident size down (bench/README.md).
-	runtime.MemProfileRate = 0
-	if path := os.Getenv("EVGREP_MEMPROFILE"); path != "" {
-		runtime.MemProfileRate = 64 << 10
-		defer func() {
-			if f, err := os.Create(path); err == nil {
-				pprof.Lookup("allocs").WriteTo(f, 0)
-				f.Close()
-			}
-		}()
-	}
+	// its GC target (limits.go) keeps the resident size down
+	// (bench/README.md).
+	defer memProfile()()
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
