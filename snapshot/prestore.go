@@ -1,5 +1,7 @@
 package snapshot
 
+import "github.com/evgrep/evgrep/internal/stackhint"
+
 // A snapshot's write to the state folder (encoding, a temporary file, a
 // rename, the eviction check) is file-system work of a millisecond or two
 // that needs nothing but the finished snapshot. Prestore starts it as soon
@@ -37,6 +39,7 @@ func (s *Store) Prestore(snap *Snapshot) {
 	s.writes[snap.ID] = w
 	s.mu.Unlock()
 	go func() {
+		stackhint.Worker()
 		w.err = s.writeSnapshot(snap, now)
 		close(w.done)
 		if w.err == nil {

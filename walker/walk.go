@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/evgrep/evgrep/internal/stackhint"
 	"github.com/evgrep/evgrep/walker/ignore"
 )
 
@@ -372,6 +373,7 @@ func (w *walk) parallel(roots []string, threads int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			stackhint.Worker()
 			w.worker(q)
 		}()
 	}

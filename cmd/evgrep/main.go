@@ -7,6 +7,9 @@ import (
 
 	"github.com/evgrep/evgrep/internal/app"
 	"github.com/evgrep/evgrep/internal/startpages"
+	// The main goroutine's stack, grown before the package inits
+	// (internal/stackhint).
+	_ "github.com/evgrep/evgrep/internal/stackhint"
 	// The timer slack of every thread (internal/timerslack).
 	_ "github.com/evgrep/evgrep/internal/timerslack"
 

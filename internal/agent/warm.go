@@ -3,6 +3,8 @@ package agent
 import (
 	"encoding/json"
 	"sync"
+
+	"github.com/evgrep/evgrep/internal/stackhint"
 )
 
 // encoding/json builds the encoder of a type, with those of every type it
@@ -15,6 +17,7 @@ import (
 // render that gets there first builds them itself as before.
 var warmEncoders = sync.OnceFunc(func() {
 	go func() {
+		stackhint.Deep()
 		_, _ = json.Marshal(&Details{})
 		_, _ = json.Marshal(&Answer{})
 	}()

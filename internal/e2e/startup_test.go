@@ -62,3 +62,31 @@ func TestStartupStages(t *testing.T) {
 		t.Errorf("only %d inits after the last drop", n)
 	}
 }
+
+// TestStackHintEarly checks that internal/stackhint, which grows the main
+// goroutine's stack while it is shallow, is initialised before the packages
+// whose inits go deep (it imports nothing, so it comes among the first).
+func TestStackHintEarly(t *testing.T) {
+	cmd := exec.Command(binary(t), "-q", "x", os.DevNull)
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, _ := cmd.CombinedOutput()
+	n := 0
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 3 || f[0] != "init" || !strings.HasPrefix(f[2], "@") {
+			continue
+		}
+		if f[1] == "github.com/evgrep/evgrep/internal/stackhint" {
+			if n > maxInitsBeforeStackHint {
+				t.Errorf("internal/stackhint is init %d, after %d others", n, n)
+			}
+			return
+		}
+		n++
+	}
+	t.Fatalf("internal/stackhint is not in the init trace (%d inits)", n)
+}
+
+// maxInitsBeforeStackHint bounds the package inits (the runtime's and
+// the first standard packages') that run before internal/stackhint's.
+const maxInitsBeforeStackHint = 8
