@@ -192,6 +192,12 @@ type Env struct {
 	// instead of the request's hidden, glob and exclude fields. Its Root
 	// and Subs are not used: they come from the request.
 	Scope *scope.Scope
+	// Walked, when set, is called when the walk of a search (of the tree
+	// or of a commit), terms, impact, imports or tests request is over,
+	// before its answer is built. The command line gives back there the pages of
+	// its executable that the walk touched (internal/startpages), so that
+	// the peak resident size is the walk's or the answer's, not their sum.
+	Walked func()
 
 	// ctx is the call's context (Handle's): its cancellation stops every
 	// walk, parse and index build, and its progress.Reporter hears of
@@ -201,6 +207,13 @@ type Env struct {
 
 // cancelled reports whether the call was cancelled (polled per file).
 func (e Env) cancelled() bool { return e.ctx != nil && progress.Cancelled(e.ctx) }
+
+// walked tells the front end that a walk is over (Env.Walked).
+func (e Env) walked() {
+	if e.Walked != nil {
+		e.Walked()
+	}
+}
 
 // progress reports files done to the call's reporter, if any.
 func (e Env) progress(files int) {

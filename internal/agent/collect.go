@@ -62,6 +62,7 @@ func runSearch(r *Request, env Env, root string, subPaths []string) (*searchResu
 	err = run(roots, opts, m, func() pipeline.Sink {
 		return &collector{b: b, m: m, sinkFile: sinkFile{root: root, note: note, walk: w}}
 	})
+	env.walked()
 	if err != nil {
 		return nil, invalid("%v", err)
 	}

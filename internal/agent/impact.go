@@ -397,6 +397,7 @@ func RunImpact(spec ImpactSpec) (*ImpactResult, error) {
 	opts.Walk.OnError = func(err error) { note(err.Error()) }
 	st := &impactState{name: name, walk: &walkState{env: spec.Env}, note: note, input: *opts}
 	err = pipeline.Run(roots, opts, m, func() pipeline.Sink { return &impactSink{st: st, root: spec.Root} })
+	spec.Env.walked()
 	if err != nil {
 		return nil, invalid("%v", err)
 	}

@@ -152,7 +152,9 @@ func (r *navRun) run(spec NavSpec) error {
 	}
 	r.walk = &walkState{env: env}
 	r.input = *opts
-	if err := pipeline.Run(roots, opts, r.m, func() pipeline.Sink { return &navSink{r: r} }); err != nil {
+	err := pipeline.Run(roots, opts, r.m, func() pipeline.Sink { return &navSink{r: r} })
+	env.walked()
+	if err != nil {
 		return invalid("%v", err)
 	}
 	if r.walk.cancelled.Load() {

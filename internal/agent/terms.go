@@ -216,6 +216,7 @@ func runTerms(req *Request, env Env, root string, subPaths []string, match terms
 	err = pipeline.Run(roots, opts, ts.Lines(), func() pipeline.Sink {
 		return &termsCollector{ts: ts, scan: terms.NewFileScan(ts), match: match, sinkFile: sinkFile{root: root, note: note, walk: w}, keep: keep, b: b}
 	})
+	env.walked()
 	if err != nil {
 		return nil, nil, invalid("%v", err)
 	}

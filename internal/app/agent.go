@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/evgrep/evgrep/internal/startpages"
 	"io"
 	"os"
 	"strings"
@@ -31,7 +32,9 @@ func (r *run) agent() int {
 		}
 	}
 	cwd, _ := os.Getwd()
-	env := agent.Env{Store: snapshot.NewStore(agent.StateDir()), Cwd: cwd}
+	// The walk's pages of the executable are given back before the answer
+	// is built, as start-up's were (internal/startpages).
+	env := agent.Env{Store: snapshot.NewStore(agent.StateDir()), Cwd: cwd, Walked: startpages.Drop}
 	ans := agent.HandleJSON(context.Background(), data, env)
 	// Snapshot writes begun for the answer's cursors end before the
 	// process does (snapshot.Store.Prestore).
