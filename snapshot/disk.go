@@ -406,6 +406,17 @@ func (s *Store) readSnapshot(id string, now time.Time) (*Snapshot, error) {
 // beyond MaxTombstones or older than TombstoneTTL, directories without a
 // snapshot (a crashed write) and temporary files are removed. Best effort:
 // a folder that cannot be cleaned still serves.
+// expireDir turns the snapshot directory dir into a tombstone: its
+// expired mark, then no snapshot file. It reports whether the mark was
+// written.
+func expireDir(dir string, now time.Time) bool {
+	if writeAtomic(dir, expiredName, nil, now) != nil {
+		return false
+	}
+	os.Remove(filepath.Join(dir, snapFileName))
+	return true
+}
+
 // evictDisk applies the LRU and idle bounds to the state folder. keep is
 // the snapshot just written (size bytes, aux or not): it is the most recent
 // even when its mtime ties with others (a coarse or fake clock), so it is
@@ -459,24 +470,32 @@ func (s *Store) evictDisk(now time.Time, keep string, size int64, aux bool) {
 			})
 		}
 		// evict applies one class's bounds and returns what stays of it.
-		evict := func(es []ent, bound int, maxBytes int64) (kept roomLeft) {
+		evict := func(es []ent, bound int, maxBytes int64) (kept roomLeft, q []queued) {
+			var keptEnts []ent
 			newest(es)
 			var bytes int64
 			for i, e := range es {
 				bytes += e.size
 				if i >= bound || i > 0 && bytes > maxBytes || now.Sub(e.t) > IdleExpiry {
-					if writeAtomic(e.dir, expiredName, nil, now) == nil {
-						os.Remove(filepath.Join(e.dir, snapFileName))
+					if expireDir(e.dir, now) {
 						tombs = append(tombs, ent{e.dir, now, 0})
 					}
 					continue
 				}
 				kept.add(e.size, e.t.Add(IdleExpiry))
+				keptEnts = append(keptEnts, e)
 			}
-			return kept
+			// The oldest kept, oldest first: the next to evict.
+			for i := len(keptEnts) - 1; i >= 0 && len(q) < evictQueue; i-- {
+				e := keptEnts[i]
+				q = append(q, queued{name: filepath.Base(e.dir), mtime: e.t.UnixNano(), size: e.size})
+			}
+			return kept, q
 		}
 		m := evictMark{scanned: now}
-		keptLive, keptAux := evict(live, MaxDiskSnapshots, MaxDiskBytes), evict(auxLive, MaxAuxSnapshots, MaxDiskBytes)
+		keptLive, liveQ := evict(live, MaxDiskSnapshots, MaxDiskBytes)
+		keptAux, auxQ := evict(auxLive, MaxAuxSnapshots, MaxDiskBytes)
+		m.liveQ, m.auxQ = liveQ, auxQ
 		m.live, m.aux = keptLive.room(MaxDiskSnapshots, MaxDiskBytes), keptAux.room(MaxAuxSnapshots, MaxDiskBytes)
 		newest(tombs)
 		var kept roomLeft
@@ -487,7 +506,8 @@ func (s *Store) evictDisk(now time.Time, keep string, size int64, aux bool) {
 			}
 			kept.add(0, e.t.Add(TombstoneTTL))
 		}
-		m.due = earliest(earliest(m.live.due, m.aux.due), kept.due)
+		m.tombDue = kept.due
+		m.due = earliest(earliest(m.live.due, m.aux.due), m.tombDue)
 		m.dirs = keptLive.n + keptAux.n + kept.n
 		s.writeEvictMark(m)
 		return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -24,16 +25,35 @@ import (
 // snapshot directory the mark does not count) are cleaned at once, as a
 // scan would.
 //
-// The mark is one line, `evict v1 <scanned> <due> <dirs> <live n> <live
-// bytes> <aux n> <aux bytes>` (times in Unix nanoseconds; dirs the
-// snapshot directories), overwritten in place under the exclusive lock
+// A class at its bound (the usual state of a folder that agents use
+// hard: MaxDiskSnapshots searches within IdleExpiry) has no room, and
+// every write then scanned the whole folder to find the one to evict: a
+// quarter of an agent call's CPU. The mark therefore also keeps, per
+// class, the oldest evictQueue snapshots the scan kept, oldest first. A
+// write that does not fit evicts from the head of that queue instead of
+// scanning, which is the scan's own choice: the snapshots not in the
+// queue were newer than all of it at the scan, and a use or a write only
+// makes one newer. A queued snapshot whose file changed since (it was
+// used) is newer than the rest and is passed over; one that is gone, a
+// queue that runs out or the tombstone bound mean a scan.
+//
+// The same queues take the snapshots that become idle: those are the
+// oldest too, so a write past a class's due time expires the heads of its
+// queue that are idle, and the class's next due time is its new head's.
+//
+// The mark is one line, `evict v2 <scanned> <live due> <aux due> <tomb
+// due> <dirs> <live n> <live bytes> <aux n> <aux bytes> <k> k×(<name>
+// <mtime> <size>) <k> k×(...) end` (times in Unix nanoseconds, 0 for none;
+// dirs the snapshot directories; the two queues, live then aux), overwritten in place under the exclusive lock
 // (writeInPlace). A mark that is missing, unreadable, older than
 // IdleExpiry, from a later scan time than now (a clock that went back) or
 // due further ahead than any bound allows, means a scan.
 const (
 	evictMarkName    = ".evict"
-	evictMarkVersion = "v1"
-	maxEvictMarkSize = 256
+	evictMarkVersion = "v2"
+	// maxEvictMarkSize holds the counts and two full queues (a snapshot
+	// directory's name is 35 bytes, each time and size at most 20).
+	maxEvictMarkSize = 256 + 2*evictQueue*80
 )
 
 // roomLeft is what one class of snapshots keeps after a scan: first how
@@ -57,6 +77,9 @@ func (r roomLeft) room(bound int, maxBytes int64) roomLeft {
 	return roomLeft{n: bound - r.n, bytes: maxBytes - r.bytes, due: r.due}
 }
 
+// fits reports whether one more snapshot of size bytes fits.
+func (r roomLeft) fits(size int64) bool { return r.n >= 1 && size <= r.bytes }
+
 // take reports whether one more snapshot of size bytes fits, and takes
 // its room.
 func (r *roomLeft) take(size int64) bool {
@@ -78,9 +101,26 @@ func earliest(a, b time.Time) time.Time {
 
 // evictMark is the mark's content.
 type evictMark struct {
-	scanned, due time.Time
-	dirs         int
-	live, aux    roomLeft
+	// due is the earliest of the classes' due times and tombDue, the
+	// earliest time a tombstone becomes too old.
+	scanned, due, tombDue time.Time
+	dirs                  int
+	live, aux             roomLeft
+	// liveQ and auxQ are each class's oldest kept snapshots, oldest first.
+	liveQ, auxQ []queued
+}
+
+// queued is a snapshot in an eviction queue: its directory's name and its
+// file's modification time (Unix nanoseconds) and size at the scan.
+type queued struct {
+	name        string
+	mtime, size int64
+}
+
+// tombs is how many tombstones the folder holds by the mark: its snapshot
+// directories less the kept ones of each class.
+func (m *evictMark) tombs() int {
+	return m.dirs - (MaxDiskSnapshots - m.live.n) - (MaxAuxSnapshots - m.aux.n)
 }
 
 // evictNotDue reports whether the write of a snapshot of size bytes (aux
@@ -90,23 +130,92 @@ type evictMark struct {
 func (s *Store) evictNotDue(now time.Time, size int64, aux bool) bool {
 	m, ok := s.readEvictMark()
 	if !ok || now.Before(m.scanned) || now.Sub(m.scanned) > IdleExpiry ||
-		m.due.After(m.scanned.Add(TombstoneTTL)) || !m.due.IsZero() && !now.Before(m.due) {
+		m.due.After(m.scanned.Add(TombstoneTTL)) || !m.tombDue.IsZero() && !now.Before(m.tombDue) {
 		return false
 	}
-	room := &m.live
+	tombs := m.tombs()
+	before := tombs
+	// Snapshots that became idle since are each class's oldest: the heads
+	// of its queue.
+	for _, c := range []struct {
+		room *roomLeft
+		q    *[]queued
+	}{{&m.live, &m.liveQ}, {&m.aux, &m.auxQ}} {
+		for !c.room.due.IsZero() && !now.Before(c.room.due) {
+			e, ok := s.queueHead(c.q)
+			if !ok {
+				return false
+			}
+			if d := time.Unix(0, e.mtime).Add(IdleExpiry); now.Before(d) {
+				c.room.due = d // the older ones were used since
+				break
+			}
+			if !s.evictHead(c.q, c.room, &tombs, now) {
+				return false
+			}
+		}
+	}
+	room, q := &m.live, &m.liveQ
 	if aux {
-		room = &m.aux
+		room, q = &m.aux, &m.auxQ
 	}
-	if !room.take(size) {
-		return false
+	for !room.fits(size) {
+		if !s.evictHead(q, room, &tombs, now) {
+			return false
+		}
 	}
+	room.take(size)
 	dirs, ok := s.countSnapshotDirs()
 	// The new snapshot's directory, or none when it was written again.
 	if !ok || dirs != m.dirs && dirs != m.dirs+1 {
 		return false
 	}
 	m.dirs = dirs
+	if tombs > before {
+		m.tombDue = earliest(m.tombDue, now.Add(TombstoneTTL))
+	}
+	m.due = earliest(earliest(m.live.due, m.aux.due), m.tombDue)
 	return s.writeEvictMark(m)
+}
+
+// queueHead drops from q the snapshots used since the scan (their files
+// changed: they are newer than every other now) and returns the oldest
+// left; ok is false when q runs out or a queued snapshot is gone.
+func (s *Store) queueHead(q *[]queued) (e queued, ok bool) {
+	for len(*q) > 0 {
+		e = (*q)[0]
+		fi, err := os.Lstat(filepath.Join(s.dir, e.name, snapFileName))
+		if err != nil || !fi.Mode().IsRegular() {
+			return e, false
+		}
+		if fi.ModTime().UnixNano() == e.mtime && fi.Size() == e.size {
+			return e, true
+		}
+		*q = (*q)[1:]
+	}
+	return e, false
+}
+
+// evictHead evicts the oldest snapshot of a class, the head of its queue
+// q, gives its room back to room and counts its tombstone in tombs. The
+// class's next idle time is then its new head's, or, with none queued,
+// unknown: now, which brings the next write to a scan. It reports false
+// when that cannot be done without a scan: no head (queueHead), or
+// MaxTombstones reached.
+func (s *Store) evictHead(q *[]queued, room *roomLeft, tombs *int, now time.Time) bool {
+	e, ok := s.queueHead(q)
+	if !ok || *tombs >= MaxTombstones || !expireDir(filepath.Join(s.dir, e.name), now) {
+		return false
+	}
+	*q = (*q)[1:]
+	room.n++
+	room.bytes += e.size
+	*tombs++
+	room.due = now
+	if len(*q) > 0 {
+		room.due = time.Unix(0, (*q)[0].mtime).Add(IdleExpiry)
+	}
+	return true
 }
 
 // countSnapshotDirs counts the names of snapshot directories in the state
@@ -139,32 +248,72 @@ func (s *Store) readEvictMark() (m evictMark, ok bool) {
 	if err != nil {
 		return m, false
 	}
-	var v string
-	var scanned, due int64
-	n, err := fmt.Sscanf(string(data), "evict %s %d %d %d %d %d %d %d\n", &v, &scanned, &due,
-		&m.dirs, &m.live.n, &m.live.bytes, &m.aux.n, &m.aux.bytes)
-	if err != nil || n != 8 || v != evictMarkVersion {
+	line, _, _ := strings.Cut(string(data), "\n")
+	f := strings.Fields(line)
+	if len(f) < 14 || f[0] != "evict" || f[1] != evictMarkVersion || f[len(f)-1] != "end" {
 		return m, false
 	}
-	m.scanned = time.Unix(0, scanned)
-	if due != 0 {
-		m.due = time.Unix(0, due)
+	var n [9]int64
+	for i := range n {
+		if n[i], err = strconv.ParseInt(f[2+i], 10, 64); err != nil {
+			return m, false
+		}
 	}
-	m.live.due, m.aux.due = m.due, m.due
-	return m, true
+	at := func(ns int64) time.Time {
+		if ns == 0 {
+			return time.Time{}
+		}
+		return time.Unix(0, ns)
+	}
+	m.scanned, m.live.due, m.aux.due, m.tombDue = time.Unix(0, n[0]), at(n[1]), at(n[2]), at(n[3])
+	m.due = earliest(earliest(m.live.due, m.aux.due), m.tombDue)
+	m.dirs, m.live.n, m.live.bytes, m.aux.n, m.aux.bytes = int(n[4]), int(n[5]), n[6], int(n[7]), n[8]
+	rest := f[11 : len(f)-1]
+	for _, q := range []*[]queued{&m.liveQ, &m.auxQ} {
+		if len(rest) == 0 {
+			return m, false
+		}
+		k, err := strconv.Atoi(rest[0])
+		if err != nil || k < 0 || k > evictQueue || len(rest) < 1+3*k {
+			return m, false
+		}
+		for i := range k {
+			e := rest[1+3*i:]
+			id, isSnap := strings.CutPrefix(e[0], snapDirPrefix)
+			mtime, err1 := strconv.ParseInt(e[1], 10, 64)
+			size, err2 := strconv.ParseInt(e[2], 10, 64)
+			if !isSnap || !validToken(id) || err1 != nil || err2 != nil {
+				return m, false
+			}
+			*q = append(*q, queued{name: e[0], mtime: mtime, size: size})
+		}
+		rest = rest[1+3*k:]
+	}
+	return m, len(rest) == 0
 }
 
 // writeEvictMark writes m; it reports whether the mark was written (a mark
 // that cannot be written is removed, so that the next write scans).
 func (s *Store) writeEvictMark(m evictMark) bool {
-	var due int64
-	if !m.due.IsZero() {
-		due = m.due.UnixNano()
+	ns := func(t time.Time) int64 {
+		if t.IsZero() {
+			return 0
+		}
+		return t.UnixNano()
 	}
-	line := fmt.Sprintf("evict %s %d %d %d %d %d %d %d\n", evictMarkVersion, m.scanned.UnixNano(), due,
-		m.dirs, m.live.n, m.live.bytes, m.aux.n, m.aux.bytes)
+	var b strings.Builder
+	fmt.Fprintf(&b, "evict %s %d %d %d %d %d %d %d %d %d", evictMarkVersion, m.scanned.UnixNano(),
+		ns(m.live.due), ns(m.aux.due), ns(m.tombDue), m.dirs, m.live.n, m.live.bytes, m.aux.n, m.aux.bytes)
+	for _, q := range [][]queued{m.liveQ, m.auxQ} {
+		q = q[:min(len(q), evictQueue)]
+		fmt.Fprintf(&b, " %d", len(q))
+		for _, e := range q {
+			fmt.Fprintf(&b, " %s %d %d", e.name, e.mtime, e.size)
+		}
+	}
+	b.WriteString(" end\n")
 	path := filepath.Join(s.dir, evictMarkName)
-	if writeInPlace(path, []byte(line)) != nil {
+	if writeInPlace(path, []byte(b.String())) != nil {
 		os.Remove(path)
 		return false
 	}

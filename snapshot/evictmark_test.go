@@ -41,9 +41,10 @@ func TestEvictMarkRoom(t *testing.T) {
 
 	full := second
 	full.live.n = 0
+	full.liveQ = nil
 	st.writeEvictMark(full)
 	if m := put("c"); !m.scanned.Equal(clk.t) || m.dirs != 3 || m.live.n != MaxDiskSnapshots-3 {
-		t.Fatalf("a mark without room did not bring a scan: %+v", m)
+		t.Fatalf("a mark without room or queue did not bring a scan: %+v", m)
 	}
 
 	if m := put("d"); !m.due.After(clk.t) || m.scanned.Equal(clk.t) {
@@ -66,6 +67,116 @@ func TestEvictMarkRoom(t *testing.T) {
 	}
 }
 
+// TestEvictQueue: at a class's bound, a write evicts the oldest snapshot
+// of the mark's queue without a scan, exactly as a scan would (LRU); a
+// queued snapshot used since the scan is passed over and stays; a queue
+// that runs out brings a scan back.
+func TestEvictQueue(t *testing.T) {
+	dir := t.TempDir()
+	clk := &clock{t: time.Now()}
+	st := storeWithClock(dir, clk)
+	var ids []string
+	put := func(tag string) evictMark {
+		t.Helper()
+		clk.t = clk.t.Add(time.Second)
+		snap := mustSnapshot(t, tag, 2)
+		if err := st.Put(snap); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, snap.ID)
+		m, ok := st.readEvictMark()
+		if !ok {
+			t.Fatal("no eviction mark after a write")
+		}
+		return m
+	}
+	expired := func(id string) bool {
+		_, err := os.Stat(filepath.Join(st.snapDir(id), expiredName))
+		return err == nil
+	}
+	for _, tag := range []string{"a", "b", "c", "d"} {
+		put(tag)
+	}
+	// A scan queues the oldest first.
+	clk.t = clk.t.Add(time.Second)
+	m, _ := st.readEvictMark()
+	m.live.n, m.liveQ = 0, nil
+	st.writeEvictMark(m)
+	scan := put("e")
+	if len(scan.liveQ) != 5 || scan.liveQ[0].name != snapDirPrefix+ids[0] || scan.liveQ[4].name != snapDirPrefix+ids[4] {
+		t.Fatalf("the scan's queue: %+v", scan.liveQ)
+	}
+	// As if the folder were at its bound.
+	scan.live.n = 0
+	st.writeEvictMark(scan)
+	m = put("f")
+	if !m.scanned.Equal(scan.scanned) || !expired(ids[0]) || expired(ids[1]) || m.live.n != 0 || len(m.liveQ) != 4 {
+		t.Fatalf("the write at the bound scanned, or did not evict the oldest: %+v", m)
+	}
+	// The next oldest is used (its file touched): it is passed over.
+	used := filepath.Join(st.snapDir(ids[1]), snapFileName)
+	if err := os.Chtimes(used, clk.t, clk.t); err != nil {
+		t.Fatal(err)
+	}
+	m = put("g")
+	if !m.scanned.Equal(scan.scanned) || expired(ids[1]) || !expired(ids[2]) || len(m.liveQ) != 2 {
+		t.Fatalf("a used snapshot was evicted, or the next was not: %+v", m)
+	}
+	if _, tombs := countDirs(t, dir); tombs != 2 {
+		t.Fatalf("%d tombstones in the folder, want 2", tombs)
+	}
+	for _, tag := range []string{"h", "i"} {
+		put(tag)
+	}
+	// The queue ran out (ids 3 and 4 went): the next write scans.
+	if m = put("j"); !m.scanned.Equal(clk.t) {
+		t.Fatalf("an empty queue at the bound did not bring a scan: %+v", m)
+	}
+	if !expired(ids[3]) || !expired(ids[4]) || expired(ids[1]) {
+		t.Fatal("the queue did not evict in order")
+	}
+}
+
+// TestEvictQueueIdle: snapshots that become idle after a scan are the
+// heads of its queue; a write past their idle time expires them without a
+// scan and keeps the rest, and the class's next due time is its new head's.
+func TestEvictQueueIdle(t *testing.T) {
+	dir := t.TempDir()
+	clk := &clock{t: time.Now()}
+	st := storeWithClock(dir, clk)
+	var ids []string
+	var times []time.Time
+	put := func(tag string) evictMark {
+		t.Helper()
+		clk.t = clk.t.Add(time.Second)
+		snap := mustSnapshot(t, tag, 2)
+		if err := st.Put(snap); err != nil {
+			t.Fatal(err)
+		}
+		ids, times = append(ids, snap.ID), append(times, clk.t)
+		m, _ := st.readEvictMark()
+		return m
+	}
+	for _, tag := range []string{"a", "b", "c", "d"} {
+		put(tag)
+	}
+	os.Remove(filepath.Join(dir, evictMarkName))
+	scan := put("e") // scans: the queue holds a to e
+	clk.t = times[1].Add(IdleExpiry + time.Second/2 - time.Second) // a and b idle, c not
+	m := put("f")
+	expired := func(i int) bool {
+		_, err := os.Stat(filepath.Join(st.snapDir(ids[i]), expiredName))
+		return err == nil
+	}
+	if !m.scanned.Equal(scan.scanned) || !expired(0) || !expired(1) || expired(2) {
+		t.Fatalf("idle heads: scanned %v (scan %v), expired a %v b %v c %v", m.scanned, scan.scanned, expired(0), expired(1), expired(2))
+	}
+	// (A file's time keeps microseconds.)
+	if want := times[2].Add(IdleExpiry); m.live.due.Sub(want).Abs() > time.Millisecond {
+		t.Fatalf("the class's next due time is %v, want c's idle time %v", m.live.due, want)
+	}
+}
+
 // TestEvictMarkInPlace: a mark written over a longer one is read back as
 // itself, and the file holds nothing after it; a longer mark over a
 // shorter one as well; and the line a crash could leave before the cut (the
@@ -77,7 +188,7 @@ func TestEvictMarkInPlace(t *testing.T) {
 	}
 	path := filepath.Join(st.dir, evictMarkName)
 	now := time.Unix(1_800_000_000, 5)
-	long := evictMark{scanned: now, due: now.Add(time.Hour), dirs: 123456, live: roomLeft{n: 400, bytes: 200 << 20}, aux: roomLeft{n: 30, bytes: 9 << 20}}
+	long := evictMark{scanned: now, due: now.Add(time.Hour), dirs: 123456, live: roomLeft{n: 400, bytes: 200 << 20, due: now.Add(time.Hour)}, aux: roomLeft{n: 30, bytes: 9 << 20}}
 	short := evictMark{scanned: now, dirs: 1, live: roomLeft{n: 2, bytes: 3}, aux: roomLeft{n: 4, bytes: 5}}
 	for _, m := range []evictMark{long, short, long} {
 		if !st.writeEvictMark(m) {

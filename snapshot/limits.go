@@ -98,6 +98,11 @@ const (
 	// MaxRetainedBytes (four ints).
 	rangeCost = 32
 
+	// evictQueue is how many of each class's oldest snapshots the
+	// eviction mark queues (evictmark.go): the writes at the class's bound
+	// that evict without a scan, one each, before the next scan.
+	evictQueue = 32
+
 	// MaxTombstones is how many evicted snapshots a Store remembers, so
 	// that their cursors fail with E_CURSOR_EXPIRED rather than
 	// E_CURSOR_NOT_FOUND.

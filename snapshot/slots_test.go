@@ -96,6 +96,11 @@ func TestAuxSnapshotsNeverEvictSearches(t *testing.T) {
 				if live != bound+MaxAuxSnapshots || tombs != 10 {
 					t.Errorf("%d live, %d tombstones in the folder", live, tombs)
 				}
+				// The mark's count of tombstones, which bounds the evictions
+				// it makes without a scan, is the folder's.
+				if m, ok := st.readEvictMark(); !ok || m.tombs() != tombs {
+					t.Errorf("the eviction mark counts %d tombstones (ok %v), the folder holds %d", m.tombs(), ok, tombs)
+				}
 			}
 		})
 	}
