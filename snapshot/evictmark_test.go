@@ -71,29 +71,49 @@ func TestEvictMarkRoom(t *testing.T) {
 // of the mark's queue without a scan, exactly as a scan would (LRU); a
 // queued snapshot used since the scan is passed over and stays; a queue
 // that runs out brings a scan back.
-func TestEvictQueue(t *testing.T) {
+// markedStore is a state folder written a second apart, with each write's
+// snapshot ID and time and the eviction mark it left.
+type markedStore struct {
+	t     *testing.T
+	dir   string
+	clk   *clock
+	st    *Store
+	ids   []string
+	times []time.Time
+}
+
+func newMarkedStore(t *testing.T) *markedStore {
 	dir := t.TempDir()
 	clk := &clock{t: time.Now()}
-	st := storeWithClock(dir, clk)
-	var ids []string
-	put := func(tag string) evictMark {
-		t.Helper()
-		clk.t = clk.t.Add(time.Second)
-		snap := mustSnapshot(t, tag, 2)
-		if err := st.Put(snap); err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, snap.ID)
-		m, ok := st.readEvictMark()
-		if !ok {
-			t.Fatal("no eviction mark after a write")
-		}
-		return m
+	return &markedStore{t: t, dir: dir, clk: clk, st: storeWithClock(dir, clk)}
+}
+
+// put writes a snapshot tagged tag a second after the last and returns
+// the mark.
+func (ms *markedStore) put(tag string) evictMark {
+	ms.t.Helper()
+	ms.clk.t = ms.clk.t.Add(time.Second)
+	snap := mustSnapshot(ms.t, tag, 2)
+	if err := ms.st.Put(snap); err != nil {
+		ms.t.Fatal(err)
 	}
-	expired := func(id string) bool {
-		_, err := os.Stat(filepath.Join(st.snapDir(id), expiredName))
-		return err == nil
+	ms.ids, ms.times = append(ms.ids, snap.ID), append(ms.times, ms.clk.t)
+	m, ok := ms.st.readEvictMark()
+	if !ok {
+		ms.t.Fatal("no eviction mark after a write")
 	}
+	return m
+}
+
+// expired reports whether the i-th snapshot written is a tombstone.
+func (ms *markedStore) expired(i int) bool {
+	_, err := os.Stat(filepath.Join(ms.st.snapDir(ms.ids[i]), expiredName))
+	return err == nil
+}
+
+func TestEvictQueue(t *testing.T) {
+	ms := newMarkedStore(t)
+	dir, clk, st, put := ms.dir, ms.clk, ms.st, ms.put
 	for _, tag := range []string{"a", "b", "c", "d"} {
 		put(tag)
 	}
@@ -103,23 +123,23 @@ func TestEvictQueue(t *testing.T) {
 	m.live.n, m.liveQ = 0, nil
 	st.writeEvictMark(m)
 	scan := put("e")
-	if len(scan.liveQ) != 5 || scan.liveQ[0].name != snapDirPrefix+ids[0] || scan.liveQ[4].name != snapDirPrefix+ids[4] {
+	if len(scan.liveQ) != 5 || scan.liveQ[0].name != snapDirPrefix+ms.ids[0] || scan.liveQ[4].name != snapDirPrefix+ms.ids[4] {
 		t.Fatalf("the scan's queue: %+v", scan.liveQ)
 	}
 	// As if the folder were at its bound.
 	scan.live.n = 0
 	st.writeEvictMark(scan)
 	m = put("f")
-	if !m.scanned.Equal(scan.scanned) || !expired(ids[0]) || expired(ids[1]) || m.live.n != 0 || len(m.liveQ) != 4 {
+	if !m.scanned.Equal(scan.scanned) || !ms.expired(0) || ms.expired(1) || m.live.n != 0 || len(m.liveQ) != 4 {
 		t.Fatalf("the write at the bound scanned, or did not evict the oldest: %+v", m)
 	}
 	// The next oldest is used (its file touched): it is passed over.
-	used := filepath.Join(st.snapDir(ids[1]), snapFileName)
+	used := filepath.Join(st.snapDir(ms.ids[1]), snapFileName)
 	if err := os.Chtimes(used, clk.t, clk.t); err != nil {
 		t.Fatal(err)
 	}
 	m = put("g")
-	if !m.scanned.Equal(scan.scanned) || expired(ids[1]) || !expired(ids[2]) || len(m.liveQ) != 2 {
+	if !m.scanned.Equal(scan.scanned) || ms.expired(1) || !ms.expired(2) || len(m.liveQ) != 2 {
 		t.Fatalf("a used snapshot was evicted, or the next was not: %+v", m)
 	}
 	if _, tombs := countDirs(t, dir); tombs != 2 {
@@ -132,7 +152,7 @@ func TestEvictQueue(t *testing.T) {
 	if m = put("j"); !m.scanned.Equal(clk.t) {
 		t.Fatalf("an empty queue at the bound did not bring a scan: %+v", m)
 	}
-	if !expired(ids[3]) || !expired(ids[4]) || expired(ids[1]) {
+	if !ms.expired(3) || !ms.expired(4) || ms.expired(1) {
 		t.Fatal("the queue did not evict in order")
 	}
 }
@@ -141,38 +161,20 @@ func TestEvictQueue(t *testing.T) {
 // heads of its queue; a write past their idle time expires them without a
 // scan and keeps the rest, and the class's next due time is its new head's.
 func TestEvictQueueIdle(t *testing.T) {
-	dir := t.TempDir()
-	clk := &clock{t: time.Now()}
-	st := storeWithClock(dir, clk)
-	var ids []string
-	var times []time.Time
-	put := func(tag string) evictMark {
-		t.Helper()
-		clk.t = clk.t.Add(time.Second)
-		snap := mustSnapshot(t, tag, 2)
-		if err := st.Put(snap); err != nil {
-			t.Fatal(err)
-		}
-		ids, times = append(ids, snap.ID), append(times, clk.t)
-		m, _ := st.readEvictMark()
-		return m
-	}
+	ms := newMarkedStore(t)
+	put, expired := ms.put, ms.expired
 	for _, tag := range []string{"a", "b", "c", "d"} {
 		put(tag)
 	}
-	os.Remove(filepath.Join(dir, evictMarkName))
+	os.Remove(filepath.Join(ms.dir, evictMarkName))
 	scan := put("e") // scans: the queue holds a to e
-	clk.t = times[1].Add(IdleExpiry + time.Second/2 - time.Second) // a and b idle, c not
+	ms.clk.t = ms.times[1].Add(IdleExpiry + time.Second/2 - time.Second) // a and b idle, c not
 	m := put("f")
-	expired := func(i int) bool {
-		_, err := os.Stat(filepath.Join(st.snapDir(ids[i]), expiredName))
-		return err == nil
-	}
 	if !m.scanned.Equal(scan.scanned) || !expired(0) || !expired(1) || expired(2) {
 		t.Fatalf("idle heads: scanned %v (scan %v), expired a %v b %v c %v", m.scanned, scan.scanned, expired(0), expired(1), expired(2))
 	}
 	// (A file's time keeps microseconds.)
-	if want := times[2].Add(IdleExpiry); m.live.due.Sub(want).Abs() > time.Millisecond {
+	if want := ms.times[2].Add(IdleExpiry); m.live.due.Sub(want).Abs() > time.Millisecond {
 		t.Fatalf("the class's next due time is %v, want c's idle time %v", m.live.due, want)
 	}
 }
