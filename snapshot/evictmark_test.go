@@ -167,8 +167,10 @@ func TestEvictQueueIdle(t *testing.T) {
 		put(tag)
 	}
 	os.Remove(filepath.Join(ms.dir, evictMarkName))
-	scan := put("e") // scans: the queue holds a to e
-	ms.clk.t = ms.times[1].Add(IdleExpiry + time.Second/2 - time.Second) // a and b idle, c not
+	// This write scans: the queue holds a to e. Then a and b are idle, c
+	// not yet.
+	scan := put("e")
+	ms.clk.t = ms.times[1].Add(IdleExpiry + time.Second/2 - time.Second)
 	m := put("f")
 	if !m.scanned.Equal(scan.scanned) || !expired(0) || !expired(1) || expired(2) {
 		t.Fatalf("idle heads: scanned %v (scan %v), expired a %v b %v c %v", m.scanned, scan.scanned, expired(0), expired(1), expired(2))
