@@ -499,12 +499,18 @@ func (s *Store) evictDisk(now time.Time, keep string, size int64, aux bool) {
 		m.live, m.aux = keptLive.room(MaxDiskSnapshots, MaxDiskBytes), keptAux.room(MaxAuxSnapshots, MaxDiskBytes)
 		newest(tombs)
 		var kept roomLeft
+		var keptTombs []ent
 		for i, e := range tombs {
 			if i >= MaxTombstones || now.Sub(e.t) > TombstoneTTL {
 				os.RemoveAll(e.dir)
 				continue
 			}
 			kept.add(0, e.t.Add(TombstoneTTL))
+			keptTombs = append(keptTombs, e)
+		}
+		for i := len(keptTombs) - 1; i >= 0 && len(m.tombQ) < evictQueue; i-- {
+			e := keptTombs[i]
+			m.tombQ = append(m.tombQ, queued{name: filepath.Base(e.dir), mtime: e.t.UnixNano()})
 		}
 		m.tombDue = kept.due
 		m.due = earliest(earliest(m.live.due, m.aux.due), m.tombDue)

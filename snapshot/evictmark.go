@@ -40,11 +40,15 @@ import (
 // The same queues take the snapshots that become idle: those are the
 // oldest too, so a write past a class's due time expires the heads of its
 // queue that are idle, and the class's next due time is its new head's.
+// Tombstones have a queue of their own, as a busy folder keeps
+// MaxTombstones of them: an eviction past that bound, or past the oldest
+// one's TombstoneTTL, removes the head.
 //
 // The mark is one line, `evict v2 <scanned> <live due> <aux due> <tomb
 // due> <dirs> <live n> <live bytes> <aux n> <aux bytes> <k> k×(<name>
-// <mtime> <size>) <k> k×(...) end` (times in Unix nanoseconds, 0 for none;
-// dirs the snapshot directories; the two queues, live then aux), overwritten in place under the exclusive lock
+// <mtime> <size>) <k> k×(...) <k> k×(...) end` (times in Unix
+// nanoseconds, 0 for none; dirs the snapshot directories; the queues: live,
+// aux, then tombstones), overwritten in place under the exclusive lock
 // (writeInPlace). A mark that is missing, unreadable, older than
 // IdleExpiry, from a later scan time than now (a clock that went back) or
 // due further ahead than any bound allows, means a scan.
@@ -53,7 +57,7 @@ const (
 	evictMarkVersion = "v2"
 	// maxEvictMarkSize holds the counts and two full queues (a snapshot
 	// directory's name is 35 bytes, each time and size at most 20).
-	maxEvictMarkSize = 256 + 2*evictQueue*80
+	maxEvictMarkSize = 256 + 3*evictQueue*80
 )
 
 // roomLeft is what one class of snapshots keeps after a scan: first how
@@ -106,8 +110,9 @@ type evictMark struct {
 	scanned, due, tombDue time.Time
 	dirs                  int
 	live, aux             roomLeft
-	// liveQ and auxQ are each class's oldest kept snapshots, oldest first.
-	liveQ, auxQ []queued
+	// liveQ and auxQ are each class's oldest kept snapshots, oldest first;
+	// tombQ the oldest tombstones (mtime: when each was made).
+	liveQ, auxQ, tombQ []queued
 }
 
 // queued is a snapshot in an eviction queue: its directory's name and its
@@ -130,11 +135,23 @@ func (m *evictMark) tombs() int {
 func (s *Store) evictNotDue(now time.Time, size int64, aux bool) bool {
 	m, ok := s.readEvictMark()
 	if !ok || now.Before(m.scanned) || now.Sub(m.scanned) > IdleExpiry ||
-		m.due.After(m.scanned.Add(TombstoneTTL)) || !m.tombDue.IsZero() && !now.Before(m.tombDue) {
+		m.due.After(m.scanned.Add(TombstoneTTL)) {
 		return false
 	}
-	tombs := m.tombs()
-	before := tombs
+	before := m.tombs()
+	// Tombstones past TombstoneTTL are the oldest: the heads of their queue.
+	for !m.tombDue.IsZero() && !now.Before(m.tombDue) {
+		if len(m.tombQ) == 0 {
+			return false
+		}
+		if d := time.Unix(0, m.tombQ[0].mtime).Add(TombstoneTTL); now.Before(d) {
+			m.tombDue = d
+			break
+		}
+		if !s.dropTomb(&m, now) {
+			return false
+		}
+	}
 	// Snapshots that became idle since are each class's oldest: the heads
 	// of its queue.
 	for _, c := range []struct {
@@ -150,7 +167,7 @@ func (s *Store) evictNotDue(now time.Time, size int64, aux bool) bool {
 				c.room.due = d // the older ones were used since
 				break
 			}
-			if !s.evictHead(c.q, c.room, &tombs, now) {
+			if !s.evictHead(&m, c.q, c.room, now) {
 				return false
 			}
 		}
@@ -160,7 +177,7 @@ func (s *Store) evictNotDue(now time.Time, size int64, aux bool) bool {
 		room, q = &m.aux, &m.auxQ
 	}
 	for !room.fits(size) {
-		if !s.evictHead(q, room, &tombs, now) {
+		if !s.evictHead(&m, q, room, now) {
 			return false
 		}
 	}
@@ -170,10 +187,10 @@ func (s *Store) evictNotDue(now time.Time, size int64, aux bool) bool {
 	if !ok || dirs != m.dirs && dirs != m.dirs+1 {
 		return false
 	}
-	m.dirs = dirs
-	if tombs > before {
+	if m.tombs() > before {
 		m.tombDue = earliest(m.tombDue, now.Add(TombstoneTTL))
 	}
+	m.dirs = dirs
 	m.due = earliest(earliest(m.live.due, m.aux.due), m.tombDue)
 	return s.writeEvictMark(m)
 }
@@ -197,23 +214,50 @@ func (s *Store) queueHead(q *[]queued) (e queued, ok bool) {
 }
 
 // evictHead evicts the oldest snapshot of a class, the head of its queue
-// q, gives its room back to room and counts its tombstone in tombs. The
-// class's next idle time is then its new head's, or, with none queued,
-// unknown: now, which brings the next write to a scan. It reports false
-// when that cannot be done without a scan: no head (queueHead), or
-// MaxTombstones reached.
-func (s *Store) evictHead(q *[]queued, room *roomLeft, tombs *int, now time.Time) bool {
+// q, and gives its room back to room; at MaxTombstones it first removes
+// the oldest tombstone (dropTomb). The class's next idle time is then its
+// new head's, or, with none queued, unknown: now, which brings the next
+// write to a scan. It reports false when that cannot be done without a
+// scan: no head (queueHead), or no tombstone to remove.
+func (s *Store) evictHead(m *evictMark, q *[]queued, room *roomLeft, now time.Time) bool {
 	e, ok := s.queueHead(q)
-	if !ok || *tombs >= MaxTombstones || !expireDir(filepath.Join(s.dir, e.name), now) {
+	if !ok || m.tombs() >= MaxTombstones && !s.dropTomb(m, now) || !expireDir(filepath.Join(s.dir, e.name), now) {
 		return false
 	}
 	*q = (*q)[1:]
 	room.n++
 	room.bytes += e.size
-	*tombs++
 	room.due = now
 	if len(*q) > 0 {
 		room.due = time.Unix(0, (*q)[0].mtime).Add(IdleExpiry)
+	}
+	return true
+}
+
+// dropTomb removes the oldest tombstone, the head of m's tombstone queue
+// (tombstones are only ever made newer than the rest), and counts its
+// directory gone. The next tombstone's TTL is then the queue's new
+// head's, or, with none queued, unknown: now. It reports false when the
+// queue is empty or its head is no longer a tombstone.
+func (s *Store) dropTomb(m *evictMark, now time.Time) bool {
+	if len(m.tombQ) == 0 {
+		return false
+	}
+	dir := filepath.Join(s.dir, m.tombQ[0].name)
+	if _, err := os.Lstat(filepath.Join(dir, expiredName)); err != nil {
+		return false
+	}
+	if _, err := os.Lstat(filepath.Join(dir, snapFileName)); err == nil {
+		return false
+	}
+	if os.RemoveAll(dir) != nil {
+		return false
+	}
+	m.tombQ = m.tombQ[1:]
+	m.dirs--
+	m.tombDue = now
+	if len(m.tombQ) > 0 {
+		m.tombDue = time.Unix(0, m.tombQ[0].mtime).Add(TombstoneTTL)
 	}
 	return true
 }
@@ -269,7 +313,7 @@ func (s *Store) readEvictMark() (m evictMark, ok bool) {
 	m.due = earliest(earliest(m.live.due, m.aux.due), m.tombDue)
 	m.dirs, m.live.n, m.live.bytes, m.aux.n, m.aux.bytes = int(n[4]), int(n[5]), n[6], int(n[7]), n[8]
 	rest := f[11 : len(f)-1]
-	for _, q := range []*[]queued{&m.liveQ, &m.auxQ} {
+	for _, q := range []*[]queued{&m.liveQ, &m.auxQ, &m.tombQ} {
 		if len(rest) == 0 {
 			return m, false
 		}
@@ -304,7 +348,7 @@ func (s *Store) writeEvictMark(m evictMark) bool {
 	var b strings.Builder
 	fmt.Fprintf(&b, "evict %s %d %d %d %d %d %d %d %d %d", evictMarkVersion, m.scanned.UnixNano(),
 		ns(m.live.due), ns(m.aux.due), ns(m.tombDue), m.dirs, m.live.n, m.live.bytes, m.aux.n, m.aux.bytes)
-	for _, q := range [][]queued{m.liveQ, m.auxQ} {
+	for _, q := range [][]queued{m.liveQ, m.auxQ, m.tombQ} {
 		q = q[:min(len(q), evictQueue)]
 		fmt.Fprintf(&b, " %d", len(q))
 		for _, e := range q {

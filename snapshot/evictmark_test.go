@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -218,5 +219,42 @@ func TestEvictMarkInPlace(t *testing.T) {
 	}
 	if got, ok := st.readEvictMark(); !ok || got.dirs != short.dirs || got.live.bytes != short.live.bytes {
 		t.Fatalf("uncut mark %q read as %+v (%v)", torn, got, ok)
+	}
+}
+
+// TestEvictQueueTombstones: a busy folder holds MaxTombstones tombstones,
+// and each eviction then also removes the oldest; the tombstone queue does
+// that without a scan, and the folder keeps its bounds (driven with
+// continuations, whose class has the small MaxAuxSnapshots bound).
+func TestEvictQueueTombstones(t *testing.T) {
+	dir := t.TempDir()
+	clk := &clock{t: time.Now()}
+	st := storeWithClock(dir, clk)
+	scans := 0
+	var last time.Time
+	for i := range MaxAuxSnapshots + MaxTombstones + 3*evictQueue {
+		clk.t = clk.t.Add(time.Second)
+		empty := NewBuilder().Build(Meta{Root: "/src", Options: map[string]string{"kind": "source", "n": fmt.Sprint(i)}, Created: clk.t})
+		if _, err := st.NewCursor(empty, KindMatches, 0, PathSelection{}); err != nil {
+			t.Fatal(err)
+		}
+		m, ok := st.readEvictMark()
+		if !ok {
+			t.Fatal("no eviction mark")
+		}
+		if !m.scanned.Equal(last) {
+			scans++
+			last = m.scanned
+		}
+		if i >= MaxAuxSnapshots+MaxTombstones {
+			if live, tombs := countDirs(t, dir); live != MaxAuxSnapshots || tombs != MaxTombstones || m.tombs() != tombs {
+				t.Fatalf("write %d: %d live, %d tombstones (the mark counts %d)", i, live, tombs, m.tombs())
+			}
+		}
+	}
+	// The first write scans, then one per queue's worth of evictions (the
+	// class's queue holds at most its MaxAuxSnapshots kept ones).
+	if max := 2 + (MaxTombstones+3*evictQueue)/min(evictQueue, MaxAuxSnapshots); scans > max {
+		t.Errorf("%d scans over %d writes, want at most %d", scans, MaxAuxSnapshots+MaxTombstones+3*evictQueue, max)
 	}
 }
