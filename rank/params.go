@@ -50,6 +50,10 @@ type Params struct {
 	// 1+NameEvidence·f², f being the share of a natural-language query's
 	// words that the names the file declares hold (nameEvidence).
 	NameEvidence float64
+	// Abbrev weighs the index's terms that contract a word of a
+	// natural-language query ("cmp" for comparison, "buf" for buffer)
+	// against the word (abbreviations).
+	Abbrev float64
 	// FileDecay multiplies the score of the n-th chunk of one file in the
 	// ranking by FileDecay^(n-1): diminishing returns per file.
 	FileDecay float64
@@ -69,6 +73,7 @@ var Default = Params{
 	Header:       0.5,
 	FileDecay:    0.3,
 	NameEvidence: 0.4,
+	Abbrev:       0.3,
 }
 
 // lengthNorm is BM25's length normalisation for query q.

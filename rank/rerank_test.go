@@ -51,6 +51,7 @@ func neutral() Params {
 	p.FileDecay = 1
 	p.Header = 1
 	p.NameEvidence = 0
+	p.Abbrev = 0
 	return p
 }
 
