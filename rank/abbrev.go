@@ -29,8 +29,8 @@ func (ix *Index) abbreviations(q *Query, p *Params) {
 	if p.Abbrev == 0 || q.Symbol || len(q.Terms) == 0 {
 		return
 	}
-	words := q.wordIndex()
-	consistent := len(q.termWord) == len(q.Terms)
+	words := q.wordBits()
+	consistent := len(q.termBits) == len(q.Terms)
 	have := make(map[string]bool, len(q.Terms))
 	for _, qt := range q.Terms {
 		have[qt.Term] = true
@@ -70,7 +70,7 @@ func (ix *Index) abbreviations(q *Query, p *Params) {
 			have[c.term] = true
 			q.Terms = append(q.Terms, QueryTerm{c.term, p.Abbrev * qt.Weight})
 			if consistent {
-				q.termWord = append(q.termWord, words[ti])
+				q.termBits = append(q.termBits, words[ti])
 			}
 		}
 	}

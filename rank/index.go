@@ -377,7 +377,7 @@ func (ix *Index) rank(q *Query, p *Params, limit int, skip int32) []Hit {
 	slot := make([]int32, ix.nChunks)
 	var acc []termAcc
 	var touched []int32
-	wordOf := q.wordIndex()
+	wordOf := q.wordBits()
 	b := p.lengthNorm(q)
 	for ti, qt := range q.Terms {
 		id, ok := ix.lookupTerm(qt.Term)
@@ -385,10 +385,7 @@ func (ix *Index) rank(q *Query, p *Params, limit int, skip int32) []Hit {
 			continue
 		}
 		idf := ix.idf(ix.df(id)) * qt.Weight
-		bit := uint64(0)
-		if w := wordOf[ti]; w >= 0 && w < 64 {
-			bit = 1 << uint(w)
-		}
+		bit := wordOf[ti]
 		ix.postings(id, func(c, n uint32) {
 			if int32(c) == skip {
 				return
