@@ -302,6 +302,7 @@ type Hit struct {
 // path, then line.
 func (ix *Index) Search(query string, p *Params, limit int) []Hit {
 	q := ParseQuery(query, p)
+	ix.compounds(&q, p)
 	ix.abbreviations(&q, p)
 	return ix.rank(&q, p, limit, -1)
 }

@@ -73,3 +73,14 @@ const (
 	// expanded.
 	maxAbbrevWordDF = 32
 )
+
+// Bounds of the compounds of a query's words (compounds).
+const (
+	// minCompound is the shortest compound term.
+	minCompound = 5
+	// minForm is the shortest contraction of a word in a compound
+	// (two letters make English words: co+unt, ind+ex).
+	minForm = 3
+	// maxCompounds is how many compound terms one query adds.
+	maxCompounds = 8
+)

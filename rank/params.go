@@ -44,6 +44,10 @@ type Params struct {
 	// Header multiplies the chunks of a C project's headers for a
 	// natural-language query (headerPrior; 1 or 0: no change).
 	Header float64
+	// Compound weighs the index's terms that join two words of a
+	// natural-language query, as written or contracted ("strcmp" for
+	// compare strings; compounds).
+	Compound float64
 	// Mentioned is the prior of a category the query mentions.
 	Mentioned float64
 	// NameEvidence multiplies the best chunk of each of the best files by
@@ -74,6 +78,7 @@ var Default = Params{
 	FileDecay:    0.3,
 	NameEvidence: 0.4,
 	Abbrev:       0.3,
+	Compound:     0.3,
 }
 
 // lengthNorm is BM25's length normalisation for query q.

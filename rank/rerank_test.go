@@ -52,6 +52,7 @@ func neutral() Params {
 	p.Header = 1
 	p.NameEvidence = 0
 	p.Abbrev = 0
+	p.Compound = 0
 	return p
 }
 
