@@ -67,6 +67,9 @@ func (ix *Index) abbreviations(q *Query, p *Params) {
 		cs = ix.cooccurring(w, cs)
 		sort.Slice(cs, func(a, b int) bool { return cs[a].df > cs[b].df || cs[a].df == cs[b].df && cs[a].term < cs[b].term })
 		for _, c := range cs[:min(len(cs), maxAbbrevs)] {
+			if len(q.Terms) >= MaxQueryTerms {
+				return
+			}
 			have[c.term] = true
 			q.Terms = append(q.Terms, QueryTerm{c.term, p.Abbrev * qt.Weight})
 			if consistent {

@@ -103,3 +103,33 @@ func TestAbbrevCommonWord(t *testing.T) {
 		}
 	}
 }
+
+// Contractions and compounds never take a query past MaxQueryTerms.
+func TestExpansionBound(t *testing.T) {
+	ix := build(
+		doc("a/doc.c", tc{"", "cmp comparison"}),
+		doc("a/x.c", tc{"", "cmp"}),
+		doc("a/y.c", tc{"", "cmp strcmp"}),
+	)
+	p := Default
+	for _, full := range []bool{false, true} {
+		q := ParseQuery("comparison strings", &p)
+		n := len(q.Terms)
+		for len(q.Terms) < MaxQueryTerms-1 {
+			q.Terms = append(q.Terms, QueryTerm{fmt.Sprintf("pad%d", len(q.Terms)), 1})
+			q.termBits = append(q.termBits, 0)
+		}
+		if full {
+			q.Terms = append(q.Terms, QueryTerm{"padlast", 1})
+			q.termBits = append(q.termBits, 0)
+		}
+		ix.compounds(&q, &p)
+		ix.abbreviations(&q, &p)
+		if len(q.Terms) > MaxQueryTerms || len(q.termBits) != len(q.Terms) {
+			t.Errorf("%d terms, %d bits", len(q.Terms), len(q.termBits))
+		}
+		if !full && len(q.Terms) == MaxQueryTerms-1 {
+			t.Errorf("nothing added with room for one (from %d terms): %v", n, q.Terms[len(q.Terms)-1])
+		}
+	}
+}
