@@ -57,11 +57,11 @@ type lazyParts struct {
 	dictOnce sync.Once
 	dict     *termDict
 
-	// cHeaders is set when the index has C or C++ headers and no C++
-	// source file: its headers are a C project's declarations (made once,
-	// see headerPrior).
-	cOnce    sync.Once
-	cHeaders bool
+	// apiHeaders marks the headers of a C project (C or C++ headers and
+	// no C++ source file) that are in folders without C sources: its
+	// API's declarations (nil: none; made once, see headerPrior).
+	cOnce      sync.Once
+	apiHeaders []bool
 	// cats holds each file's Category plus one (0: not classified yet).
 	cats []atomic.Uint32
 }

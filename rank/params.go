@@ -41,8 +41,9 @@ type Params struct {
 	// DocSymbol and DocNatural weigh documentation for symbol-like and
 	// natural-language queries.
 	DocSymbol, DocNatural float64
-	// Header multiplies the chunks of a C project's headers for a
-	// natural-language query (headerPrior; 1 or 0: no change).
+	// Header multiplies the chunks of a C project's API headers (in
+	// folders without C sources) for a natural-language query
+	// (headerPrior; 1 or 0: no change).
 	Header float64
 	// Compound weighs the index's terms that join two words of a
 	// natural-language query, as written or contracted ("strcmp" for
