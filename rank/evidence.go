@@ -21,14 +21,12 @@ func (ix *Index) nameEvidence(q *Query, p *Params, list []scored) {
 	if p.NameEvidence == 0 || q.Symbol || nWords < 2 {
 		return
 	}
-	words := q.wordIndex()
-	want := make(map[string]uint64, len(q.Terms)) // term → its word's bit
+	words := q.wordBits()
+	want := make(map[string]uint64, len(q.Terms)) // term → its words' bits
 	all := uint64(0)
 	for ti, qt := range q.Terms {
-		if w := words[ti]; w >= 0 && w < 64 {
-			want[qt.Term] |= 1 << uint(w)
-			all |= 1 << uint(w)
-		}
+		want[qt.Term] |= words[ti]
+		all |= words[ti]
 	}
 	mult := make(map[int32]float64, nameFiles)
 	var z tokenizer

@@ -57,11 +57,11 @@ type lazyParts struct {
 	dictOnce sync.Once
 	dict     *termDict
 
-	// cHeaders is set when the index has C or C++ headers and no C++
-	// source file: its headers are a C project's declarations (made once,
-	// see headerPrior).
-	cOnce    sync.Once
-	cHeaders bool
+	// apiHeaders marks the headers of a C project (C or C++ headers and
+	// no C++ source file) that are in folders without C sources: its
+	// API's declarations (nil: none; made once, see headerPrior).
+	cOnce      sync.Once
+	apiHeaders []bool
 	// cats holds each file's Category plus one (0: not classified yet).
 	cats []atomic.Uint32
 }
@@ -302,6 +302,8 @@ type Hit struct {
 // path, then line.
 func (ix *Index) Search(query string, p *Params, limit int) []Hit {
 	q := ParseQuery(query, p)
+	ix.compounds(&q, p)
+	ix.abbreviations(&q, p)
 	return ix.rank(&q, p, limit, -1)
 }
 
@@ -376,7 +378,7 @@ func (ix *Index) rank(q *Query, p *Params, limit int, skip int32) []Hit {
 	slot := make([]int32, ix.nChunks)
 	var acc []termAcc
 	var touched []int32
-	wordOf := q.wordIndex()
+	wordOf := q.wordBits()
 	b := p.lengthNorm(q)
 	for ti, qt := range q.Terms {
 		id, ok := ix.lookupTerm(qt.Term)
@@ -384,10 +386,7 @@ func (ix *Index) rank(q *Query, p *Params, limit int, skip int32) []Hit {
 			continue
 		}
 		idf := ix.idf(ix.df(id)) * qt.Weight
-		bit := uint64(0)
-		if w := wordOf[ti]; w >= 0 && w < 64 {
-			bit = 1 << uint(w)
-		}
+		bit := wordOf[ti]
 		ix.postings(id, func(c, n uint32) {
 			if int32(c) == skip {
 				return

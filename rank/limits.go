@@ -51,3 +51,36 @@ const (
 	// from the state folder.
 	MaxCacheBytes = 512 << 20
 )
+
+// Bounds of the contractions a query word is expanded with
+// (abbreviations).
+const (
+	// minAbbrevWord is the shortest query word expanded.
+	minAbbrevWord = 4
+	// minAbbrev and maxAbbrev bound a contraction's length.
+	minAbbrev, maxAbbrev = 3, 6
+	// maxAbbrevs is how many contractions one word adds, the most
+	// frequent first.
+	maxAbbrevs = 3
+	// abbrevPrefixShare is the longest prefix of a word, as a share of
+	// its length, that is read as its contraction (str of string, not
+	// pars of parser).
+	abbrevPrefixShare = 0.62
+	// minAbbrevLift is how many times more often than chance a
+	// contraction must share chunks with its word's family.
+	minAbbrevLift = 5
+	// maxAbbrevWordDF: a word that this many chunks hold or more is not
+	// expanded.
+	maxAbbrevWordDF = 32
+)
+
+// Bounds of the compounds of a query's words (compounds).
+const (
+	// minCompound is the shortest compound term.
+	minCompound = 5
+	// minForm is the shortest contraction of a word in a compound
+	// (two letters make English words: co+unt, ind+ex).
+	minForm = 3
+	// maxCompounds is how many compound terms one query adds.
+	maxCompounds = 8
+)

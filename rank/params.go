@@ -41,15 +41,24 @@ type Params struct {
 	// DocSymbol and DocNatural weigh documentation for symbol-like and
 	// natural-language queries.
 	DocSymbol, DocNatural float64
-	// Header multiplies the chunks of a C project's headers for a
-	// natural-language query (headerPrior; 1 or 0: no change).
+	// Header multiplies the chunks of a C project's API headers (in
+	// folders without C sources) for a natural-language query
+	// (headerPrior; 1 or 0: no change).
 	Header float64
+	// Compound weighs the index's terms that join two words of a
+	// natural-language query, as written or contracted ("strcmp" for
+	// compare strings; compounds).
+	Compound float64
 	// Mentioned is the prior of a category the query mentions.
 	Mentioned float64
 	// NameEvidence multiplies the best chunk of each of the best files by
 	// 1+NameEvidence·f², f being the share of a natural-language query's
 	// words that the names the file declares hold (nameEvidence).
 	NameEvidence float64
+	// Abbrev weighs the index's terms that contract a word of a
+	// natural-language query ("cmp" for comparison, "buf" for buffer)
+	// against the word (abbreviations).
+	Abbrev float64
 	// FileDecay multiplies the score of the n-th chunk of one file in the
 	// ranking by FileDecay^(n-1): diminishing returns per file.
 	FileDecay float64
@@ -69,6 +78,8 @@ var Default = Params{
 	Header:       0.5,
 	FileDecay:    0.3,
 	NameEvidence: 0.4,
+	Abbrev:       0.3,
+	Compound:     0.3,
 }
 
 // lengthNorm is BM25's length normalisation for query q.

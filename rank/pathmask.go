@@ -9,13 +9,13 @@ import "sort"
 // each distinct run is tokenized once and its mask remembered.
 type pathMasker struct {
 	q     *Query
-	words []int
+	words []uint64
 	runs  map[string]uint64
 	z     tokenizer
 }
 
 func newPathMasker(q *Query) *pathMasker {
-	return &pathMasker{q: q, words: q.wordIndex(), runs: make(map[string]uint64, 256)}
+	return &pathMasker{q: q, words: q.wordBits(), runs: make(map[string]uint64, 256)}
 }
 
 // mask is the set of query words (bits by word index) that a token of
@@ -38,8 +38,8 @@ func (pm *pathMasker) runMask(w []byte) uint64 {
 	var m uint64
 	pm.z.word(w, func(t []byte, _ int) {
 		for ti, qt := range pm.q.Terms {
-			if wi := pm.words[ti]; wi >= 0 && wi < 64 && qt.Term == string(t) {
-				m |= 1 << uint(wi)
+			if qt.Term == string(t) {
+				m |= pm.words[ti]
 			}
 		}
 	})
@@ -65,15 +65,15 @@ func pathTokens(path string) []string {
 // the path holds.
 func (q *Query) pathMask(toks []string) uint64 {
 	var m uint64
-	words := q.wordIndex()
+	words := q.wordBits()
 	for ti, qt := range q.Terms {
-		w := words[ti]
-		if w < 0 || w >= 64 || m&(1<<uint(w)) != 0 {
+		b := words[ti]
+		if b == 0 || m&b == b {
 			continue
 		}
 		i := sort.SearchStrings(toks, qt.Term)
 		if i < len(toks) && toks[i] == qt.Term {
-			m |= 1 << uint(w)
+			m |= b
 		}
 	}
 	return m

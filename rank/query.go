@@ -18,21 +18,28 @@ type Query struct {
 	Idents []string
 	// words are the query's lower-case stemmed words, for the path priors.
 	words map[string]bool
-	// termWord is, for each term, the index of the query word it came
-	// from; nWords is how many words gave terms.
-	termWord []int
+	// termBits is, for each term, the query words it stands for (a bit
+	// each, by word index; a term joined from two words has both);
+	// nWords is how many words gave terms.
+	termBits []uint64
 	nWords   int
 }
 
-func (q *Query) wordIndex() []int {
-	if len(q.termWord) == len(q.Terms) {
-		return q.termWord
+// wordBits is termBits, or no words for each term of a query made
+// without them (Related).
+func (q *Query) wordBits() []uint64 {
+	if len(q.termBits) == len(q.Terms) {
+		return q.termBits
 	}
-	w := make([]int, len(q.Terms))
-	for i := range w {
-		w[i] = -1
+	return make([]uint64, len(q.Terms))
+}
+
+// wordBit is the bit of word w (none past the 64th).
+func wordBit(w int) uint64 {
+	if w < 0 || w >= 64 {
+		return 0
 	}
-	return w
+	return 1 << uint(w)
 }
 
 func (q *Query) wordCount() int { return q.nWords }
@@ -107,7 +114,7 @@ func ParseQuery(q string, p *Params) Query {
 	}
 	for _, t := range order {
 		out.Terms = append(out.Terms, QueryTerm{t, weights[t]})
-		out.termWord = append(out.termWord, fromWord[t])
+		out.termBits = append(out.termBits, wordBit(fromWord[t]))
 	}
 	return out
 }

@@ -51,6 +51,8 @@ func neutral() Params {
 	p.FileDecay = 1
 	p.Header = 1
 	p.NameEvidence = 0
+	p.Abbrev = 0
+	p.Compound = 0
 	return p
 }
 
@@ -384,5 +386,27 @@ func TestHeaderPrior(t *testing.T) {
 	}
 	if isHeader("src/a.c") || !isHeader("inc/a.hpp") || !isCppSource("x/y.cc") || extOf("a.b/c") != "" {
 		t.Error("isHeader, isCppSource or extOf")
+	}
+}
+
+// Header: a C project's header beside its sources (an implementation's
+// own types and inline code) is not an API header and keeps its score;
+// one in a folder without C sources is lowered.
+func TestHeaderBesideSources(t *testing.T) {
+	p := neutral()
+	p.Header = 0.5
+	ix := build(
+		doc("include/stdlib.h", tc{"", "malloc free"}),
+		doc("src/malloc/meta.h", tc{"", "free slot for a small allocation group meta"}),
+		doc("src/malloc/malloc.c", tc{"", "allocate a slot"}),
+	)
+	q := neutral()
+	base := ix.Search("free slot small allocation", &q, 10)
+	hits := ix.Search("free slot small allocation", &p, 10)
+	if got, want := scoreOf(hits, "src/malloc/meta.h:1"), scoreOf(base, "src/malloc/meta.h:1"); got != want || got == 0 {
+		t.Errorf("meta.h beside malloc.c: %v, want %v", got, want)
+	}
+	if got, want := scoreOf(hits, "include/stdlib.h:1"), scoreOf(base, "include/stdlib.h:1")*0.5; got != want || got == 0 {
+		t.Errorf("include/stdlib.h: %v, want %v", got, want)
 	}
 }
