@@ -90,6 +90,33 @@ const generatedHead = 1024
 // and counts the terms of each chunk. A file over MaxFileBytes, or one
 // with a NUL byte in its first 8 KiB (binary), gets no chunks.
 func NewFileDoc(path string, rev revisions.Revision, src []byte) *FileDoc {
+	tc := counters.Get().(*termCounter)
+	defer counters.Put(tc)
+	return tc.doc(path, rev, src)
+}
+
+// DocMaker makes documents as NewFileDoc does with a term counter of its
+// own, kept from file to file: a goroutine that makes many documents
+// (an index build's worker) holds one, so that its dictionary of tokens
+// is made once, not again each time a pool drops its counter, and the
+// index built numbers the terms of one dictionary per worker. A DocMaker
+// is not safe for concurrent use.
+type DocMaker struct{ tc termCounter }
+
+// NewDocMaker returns a DocMaker sized for about files files.
+func NewDocMaker(files int) *DocMaker {
+	m := &DocMaker{}
+	m.tc.hint = min(max(files, 1)*docMakerTermsPerFile, maxCounterTerms)
+	return m
+}
+
+// Doc is NewFileDoc with m's term counter.
+func (m *DocMaker) Doc(path string, rev revisions.Revision, src []byte) *FileDoc {
+	return m.tc.doc(path, rev, src)
+}
+
+// doc is NewFileDoc with counter tc.
+func (tc *termCounter) doc(path string, rev revisions.Revision, src []byte) *FileDoc {
 	d := &FileDoc{Path: path, Rev: rev}
 	if len(src) > MaxFileBytes || bytes.IndexByte(src[:min(len(src), 8192)], 0) >= 0 {
 		return d
@@ -105,8 +132,6 @@ func NewFileDoc(path string, rev revisions.Revision, src []byte) *FileDoc {
 		chunks = chunks[:MaxChunksPerFile]
 	}
 	d.Chunks = chunks
-	tc := counters.Get().(*termCounter)
-	defer counters.Put(tc)
 	tc.init(path)
 	tc.tids, tc.tns = tc.tids[:0], tc.tns[:0]
 	d.ends = make([]int32, len(chunks))
@@ -130,13 +155,14 @@ var counters = sync.Pool{New: func() any { return new(termCounter) }}
 // order.
 type termCounter struct {
 	z    tokenizer
+	hint int // the distinct tokens a dictionary is first sized for (0: a default)
 	dict *termDict
 	// runs remembers the tokens of each run of word characters seen (as
 	// written, up to maxRunBytes): the ids of its whole and parts are
 	// flat[off:off+n] for runs[w] = off<<32 | n. Identifiers repeat, so
 	// most runs cost one lookup instead of a split, lower-casing,
 	// stemming and a lookup per token.
-	runs map[string]uint64
+	runs *runTable
 	flat []uint32
 	n    []uint32
 	seen []uint32
@@ -148,8 +174,12 @@ type termCounter struct {
 // init starts a file: it reads the tokens of its path text once.
 func (c *termCounter) init(path string) {
 	if c.dict == nil || len(c.dict.terms) > maxCounterTerms || len(c.flat) > 4*maxCounterTerms {
-		c.dict = &termDict{ids: make(map[string]uint32, 1<<12)}
-		c.runs = make(map[string]uint64, 1<<12)
+		hint := 1 << 12
+		if c.hint > 0 {
+			hint = c.hint
+		}
+		c.dict = &termDict{ids: make(map[string]uint32, hint), terms: make([]string, 0, hint)}
+		c.runs = newRunTable(hint)
 		c.n, c.flat = c.n[:0], c.flat[:0]
 	}
 	c.path = c.path[:0]
@@ -171,7 +201,7 @@ func (c *termCounter) id(t []byte) uint32 {
 
 // word counts the tokens of one run of word characters.
 func (c *termCounter) word(w []byte) {
-	if v, ok := c.runs[string(w)]; ok {
+	if v, ok := c.runs.get(w); ok {
 		for _, id := range c.flat[v>>32 : v>>32+v&(1<<32-1)] {
 			c.add(id)
 		}
@@ -184,7 +214,7 @@ func (c *termCounter) word(w []byte) {
 		c.add(id)
 	})
 	if len(w) <= maxRunBytes {
-		c.runs[string(w)] = uint64(off)<<32 | uint64(len(c.flat)-off)
+		c.runs.put(w, uint64(off)<<32|uint64(len(c.flat)-off))
 	} else {
 		c.flat = c.flat[:off]
 	}

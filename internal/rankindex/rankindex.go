@@ -270,11 +270,15 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var dm *rank.DocMaker // this worker's, made at its first file read
 			for i := range work {
 				if same[i] {
 					docs[i] = cached.Doc(shown[i])
 				} else if tk.tick() {
-					docs[i] = readDoc(open, paths[i], shown[i], o.Input)
+					if dm == nil {
+						dm = rank.NewDocMaker((len(paths) - reused) / workers)
+					}
+					docs[i] = readDoc(dm, open, paths[i], shown[i], o.Input)
 				}
 				close(ready[i])
 			}
@@ -372,7 +376,7 @@ func readCache(store *snapshot.Store, name, key string) (*rank.Index, error) {
 }
 
 // readDoc reads and chunks one file; nil when it cannot be read.
-func readDoc(open func(string) (*os.File, error), path, shown string, in input.Options) *rank.FileDoc {
+func readDoc(dm *rank.DocMaker, open func(string) (*os.File, error), path, shown string, in input.Options) *rank.FileDoc {
 	f, err := open(path)
 	if err != nil {
 		return nil
@@ -398,7 +402,7 @@ func readDoc(open func(string) (*os.File, error), path, shown string, in input.O
 		rev.Verified = false
 		return &rank.FileDoc{Path: shown, Rev: rev}
 	}
-	return rank.NewFileDoc(shown, rev, pipeline.Decode(path, data, in))
+	return dm.Doc(shown, rev, pipeline.Decode(path, data, in))
 }
 
 // display is the path shown for a walked path: relative to root with '/'
