@@ -34,8 +34,25 @@ type Builder struct {
 }
 
 // NewBuilder starts an empty index.
-func NewBuilder() *Builder {
-	return &Builder{ix: &Index{lazy: &lazyParts{}}, nb: &numbering{ids: make(map[string]uint32, 1<<14), remaps: map[*termDict][]uint32{}}}
+func NewBuilder() *Builder { return NewBuilderFor(0) }
+
+// NewBuilderFor starts an empty index whose dictionary is sized for
+// about files files (growing it step by step was a twentieth of a cold
+// GOROOT/src build).
+func NewBuilderFor(files int) *Builder {
+	hint := min(max(files*docMakerTermsPerFile, 1<<14), maxCounterTerms)
+	return &Builder{ix: &Index{lazy: &lazyParts{}}, nb: &numbering{dict: newTermDict(hint, true), remaps: map[*termDict][]uint32{}}}
+}
+
+// DocMaker returns a DocMaker (sized for about files files) that numbers
+// its documents' terms in b's own dictionary, which every DocMaker of b
+// shares: b then indexes them without renumbering their terms, and the
+// build holds one dictionary, not one per worker. It is safe to call, and
+// to use each DocMaker it returns, beside b's other DocMakers and Add.
+func (b *Builder) DocMaker(files int) *DocMaker {
+	m := NewDocMaker(files)
+	m.tc.shared = b.nb.dict
+	return m
 }
 
 // Add indexes d after the documents before it. Paths must ascend: one
@@ -59,13 +76,15 @@ func (b *Builder) Add(d *FileDoc) {
 		ix.chunkLen = append(ix.chunkLen, 0)
 	}
 	ix.built = append(ix.built, d.Chunks...)
-	// Terms get ids in first-seen order; the postings are laid out in
-	// sorted term order at the end.
+	// Terms get ids as the dictionary gives them (the DocMakers' first
+	// seen, in any order); the postings are laid out in sorted term order
+	// at the end, of the terms that have any.
 	b.nb.eachOf(d, c0, func(c int, id, n uint32) {
-		if int(id) == len(b.df) {
-			b.df = append(b.df, 0)
-			b.post = append(b.post, nil)
-			b.last = append(b.last, 0)
+		if int(id) >= len(b.df) {
+			k := int(id) + 1 - len(b.df)
+			b.df = append(b.df, make([]uint32, k)...)
+			b.post = append(b.post, make([][]byte, k)...)
+			b.last = append(b.last, make([]uint32, k)...)
 		}
 		b.df[id]++
 		b.post[id] = binary.AppendUvarint(b.post[id], uint64(uint32(c)-b.last[id]))
@@ -83,20 +102,25 @@ func (b *Builder) Index() *Index {
 		return ix
 	}
 	b.done = true
-	terms := b.nb.terms
-	order := make([]uint32, len(terms)) // sorted position → id
-	for i := range order {
-		order[i] = uint32(i)
+	terms := b.nb.dict.snapshot()
+	// A shared dictionary may hold terms of documents never added (their
+	// build was cancelled, or they were left out): only the terms of some
+	// posting are the index's.
+	order := make([]uint32, 0, len(b.df)) // sorted position → id
+	for id, df := range b.df {
+		if df > 0 {
+			order = append(order, uint32(id))
+		}
 	}
 	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(terms[a], terms[b]) })
 	size, tsize := 0, 0
-	for id := range terms {
+	for _, id := range order {
 		size += uvarintLen(uint64(b.df[id])) + len(b.post[id])
 		tsize += len(terms[id])
 	}
 	// Each term's postings are its count, then its pairs.
-	ix.termOff = make(offsets, 0, 4*(len(terms)+1))
-	ix.postOff = make(offsets, 0, 4*(len(terms)+1))
+	ix.termOff = make(offsets, 0, 4*(len(order)+1))
+	ix.postOff = make(offsets, 0, 4*(len(order)+1))
 	ix.termBlob = make([]byte, 0, tsize)
 	ix.postBlob = make([]byte, 0, size)
 	for _, id := range order {
@@ -117,23 +141,16 @@ func (b *Builder) Index() *Index {
 	return ix
 }
 
-// numbering gives the terms of an index's documents their ids, in
-// first-seen order (see Build).
+// numbering gives the terms of an index's documents their ids in its
+// dictionary: a document of that dictionary (a DocMaker of the Builder's)
+// has them already; another's are looked up once per term of its
+// dictionary.
 type numbering struct {
-	ids    map[string]uint32
-	terms  []string
+	dict   *termDict
 	remaps map[*termDict][]uint32 // dictionary number → index id + 1 (0: none yet)
 }
 
-func (nb *numbering) idOf(t string) uint32 {
-	id, ok := nb.ids[t]
-	if !ok {
-		id = uint32(len(nb.terms))
-		nb.ids[t] = id
-		nb.terms = append(nb.terms, t)
-	}
-	return id
-}
+func (nb *numbering) idOf(t string) uint32 { return nb.dict.idOf(t) }
 
 // eachOf calls fn with every (chunk, term id, count) of d, chunk by
 // chunk in order, its chunks numbered from c0.
@@ -145,6 +162,19 @@ func (nb *numbering) eachOf(d *FileDoc, c0 int, fn func(c int, id, n uint32)) {
 				for _, tc := range d.Terms[i] {
 					fn(c, nb.idOf(tc.Term), tc.N)
 				}
+			}
+			c++
+		}
+		return
+	}
+	if d.dict == nb.dict {
+		from := int32(0)
+		for i := range d.Chunks {
+			if i < len(d.ends) {
+				for k := from; k < d.ends[i]; k++ {
+					fn(c, d.tids[k], d.tns[k])
+				}
+				from = d.ends[i]
 			}
 			c++
 		}

@@ -46,11 +46,55 @@ type FileDoc struct {
 // termDict is a dictionary of distinct terms by number: a term counter's
 // (shared by every document it made, and which only grows: a document
 // keeps the list as it was when it was made, whose elements later appends
-// never change), or a cached index's.
+// never change), a Builder's, which its DocMakers share (mu then guards
+// terms and ids), or a cached index's.
 type termDict struct {
+	mu    *sync.Mutex // nil: one goroutine's
 	terms []string
 	ids   map[string]uint32
 	ix    *Index // terms are ix's (Index.Doc)
+}
+
+func (t *termDict) lock() {
+	if t.mu != nil {
+		t.mu.Lock()
+	}
+}
+
+func (t *termDict) unlock() {
+	if t.mu != nil {
+		t.mu.Unlock()
+	}
+}
+
+// idOf returns the id of term s, giving it the next one when it is new
+// (s is kept: the caller's bytes must not change while it lives).
+func (t *termDict) idOf(s string) uint32 {
+	t.lock()
+	id, ok := t.ids[s]
+	if !ok {
+		id = uint32(len(t.terms))
+		t.ids[s] = id
+		t.terms = append(t.terms, s)
+	}
+	t.unlock()
+	return id
+}
+
+// snapshot is the terms so far.
+func (t *termDict) snapshot() []string {
+	t.lock()
+	defer t.unlock()
+	return t.terms
+}
+
+// newTermDict makes a dictionary sized for hint terms.
+func newTermDict(hint int, shared bool) *termDict {
+	t := &termDict{ids: make(map[string]uint32, hint), terms: make([]string, 0, hint)}
+	if shared {
+		t.mu = new(sync.Mutex)
+	}
+	return t
 }
 
 // termText returns term l of the document's dictionary.
@@ -140,7 +184,8 @@ func (tc *termCounter) doc(path string, rev revisions.Revision, src []byte) *Fil
 		tc.count(c.Context, src[c.StartByte:c.EndByte])
 		d.ends[i] = int32(len(tc.tids))
 	}
-	d.dict, d.dictTerm, d.dictLen = tc.dict, tc.dict.terms, len(tc.dict.terms)
+	d.dict, d.dictTerm = tc.dict, tc.dict.snapshot()
+	d.dictLen = len(d.dictTerm)
 	d.tids, d.tns = slices.Clone(tc.tids), slices.Clone(tc.tns)
 	return d
 }
@@ -157,6 +202,10 @@ type termCounter struct {
 	z    tokenizer
 	hint int // the distinct tokens a dictionary is first sized for (0: a default)
 	dict *termDict
+	// shared is the dictionary of the Builder the counter counts for
+	// (nil: none), taken at the counter's first file; once it is over
+	// its bound the counter goes on with dictionaries of its own.
+	shared *termDict
 	// runs remembers the tokens of each run of word characters seen (as
 	// written, up to maxRunBytes): the ids of its whole and parts are
 	// flat[off:off+n] for runs[w] = off<<32 | n. Identifiers repeat, so
@@ -173,12 +222,16 @@ type termCounter struct {
 
 // init starts a file: it reads the tokens of its path text once.
 func (c *termCounter) init(path string) {
-	if c.dict == nil || len(c.dict.terms) > maxCounterTerms || len(c.flat) > 4*maxCounterTerms {
+	if c.dict == nil || len(c.dict.snapshot()) > maxCounterTerms || len(c.flat) > 4*maxCounterTerms {
 		hint := 1 << 12
 		if c.hint > 0 {
 			hint = c.hint
 		}
-		c.dict = &termDict{ids: make(map[string]uint32, hint), terms: make([]string, 0, hint)}
+		if c.shared != nil && c.dict == nil {
+			c.dict = c.shared
+		} else {
+			c.dict, c.shared = newTermDict(hint, false), nil
+		}
 		c.runs = newRunTable(hint)
 		c.n, c.flat = c.n[:0], c.flat[:0]
 	}
@@ -188,14 +241,20 @@ func (c *termCounter) init(path string) {
 
 // id returns the id of token t, giving it one when it is new.
 func (c *termCounter) id(t []byte) uint32 {
-	if id, ok := c.dict.ids[string(t)]; ok {
-		return id
+	d := c.dict
+	d.lock()
+	id, ok := d.ids[string(t)]
+	if !ok {
+		id = uint32(len(d.terms))
+		s := string(t)
+		d.ids[s] = id
+		d.terms = append(d.terms, s)
 	}
-	id := uint32(len(c.dict.terms))
-	s := string(t)
-	c.dict.ids[s] = id
-	c.dict.terms = append(c.dict.terms, s)
-	c.n = append(c.n, 0)
+	d.unlock()
+	if int(id) >= len(c.n) {
+		// A shared dictionary's ids are given by every counter.
+		c.n = append(c.n, make([]uint32, int(id)+1-len(c.n))...)
+	}
 	return id
 }
 

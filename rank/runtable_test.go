@@ -3,6 +3,8 @@ package rank
 import (
 	"fmt"
 	"math/rand"
+	"sort"
+	"sync"
 	"testing"
 
 	"github.com/evgrep/evgrep/revisions"
@@ -98,4 +100,54 @@ func encoded(t *testing.T, ix *Index) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// Documents of a Builder's DocMakers, made by goroutines at once (so
+// their terms are numbered in any order) and some never added, make the
+// index Build makes of NewFileDoc's documents, byte for byte.
+func TestBuilderDocMakersMatchBuild(t *testing.T) {
+	var srcs []string
+	words := []string{"Parse", "walkTree", "http_server", "Routes", "ünïcode", "x1", "ctx", "deadline", "TLS13"}
+	rng := rand.New(rand.NewSource(11))
+	for f := 0; f < 300; f++ {
+		s := fmt.Sprintf("package p%d\n\n", f%7)
+		for d := 0; d < 1+rng.Intn(4); d++ {
+			s += fmt.Sprintf("func F%d_%s() {\n", d, words[rng.Intn(len(words))])
+			for l := 0; l < rng.Intn(6); l++ {
+				s += "\t" + words[rng.Intn(len(words))] + "(" + words[rng.Intn(len(words))] + ")\n"
+			}
+			s += "}\n\n"
+		}
+		srcs = append(srcs, s)
+	}
+	path := func(i int) string { return fmt.Sprintf("d%02d/f%03d.go", i%13, i) }
+	var plain []*FileDoc
+	for i, s := range srcs {
+		plain = append(plain, NewFileDoc(path(i), revisionOf(s), []byte(s)))
+	}
+	want := encoded(t, Build(plain))
+
+	b := NewBuilderFor(len(srcs))
+	docs := make([]*FileDoc, len(srcs))
+	var wg sync.WaitGroup
+	for w := 0; w < 3; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dm := b.DocMaker(len(srcs) / 3)
+			dm.Doc("zz/never-added.go", revisionOf("x"), []byte("package never\n\nfunc OnlyHereNeverIndexed() {}\n"))
+			for i := len(srcs) - 1 - w; i >= 0; i -= 3 {
+				docs[i] = dm.Doc(path(i), revisionOf(srcs[i]), []byte(srcs[i]))
+			}
+		}()
+	}
+	wg.Wait()
+	sorted := append([]*FileDoc(nil), docs...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+	for _, d := range sorted {
+		b.Add(d)
+	}
+	if got := encoded(t, b.Index()); got != want {
+		t.Error("the index of a Builder's DocMakers' documents differs from Build's")
+	}
 }

@@ -266,6 +266,9 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	}
 	slots := make(chan struct{}, buildWindow)
 	work := make(chan int)
+	// The workers count terms in the builder's own dictionary (one for
+	// the build, and no renumbering as the builder adds a document).
+	b := rank.NewBuilderFor(len(paths) - reused)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -276,7 +279,7 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 					docs[i] = cached.Doc(shown[i])
 				} else if tk.tick() {
 					if dm == nil {
-						dm = rank.NewDocMaker((len(paths) - reused) / workers)
+						dm = b.DocMaker((len(paths) - reused) / workers)
 					}
 					docs[i] = readDoc(dm, open, paths[i], shown[i], o.Input)
 				}
@@ -291,7 +294,6 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 		}
 		close(work)
 	}()
-	b := rank.NewBuilder()
 	for _, i := range order {
 		<-ready[i]
 		if d := docs[i]; d != nil && !tk.stop.Load() {
