@@ -23,7 +23,10 @@ var cacheMagic = []byte("evgrep-rank\x00\x0d")
 // offsets (uint32 tables). It is not compressed: decompressing was most of a warm query's
 // CPU.
 func Encode(key string, ix *Index) ([]byte, error) {
-	w := &encoder{buf: append([]byte(nil), cacheMagic...)}
+	// Sized for the tables (and about 64 bytes a file): growing a GOROOT
+	// cache step by step copied it over and over.
+	size := len(cacheMagic) + len(key) + 64*len(ix.files) + (4+recBytes)*ix.nChunks + len(ix.termBlob) + len(ix.termOff) + len(ix.postBlob) + len(ix.postOff)
+	w := &encoder{buf: append(make([]byte, 0, min(size, MaxCacheBytes)+4096), cacheMagic...)}
 	w.str(key)
 	nc := ix.nChunks
 	w.uv(uint64(nc))

@@ -38,6 +38,10 @@ const (
 	// 480,000 in 11,500 files), up to maxCounterTerms.
 	docMakerTermsPerFile = 40
 
+	// parallelSortTerms is how many terms an index has before Index
+	// sorts them in two halves at once.
+	parallelSortTerms = 1 << 14
+
 	// maxRunBytes is the longest run of word characters whose tokens a
 	// term counter remembers (longer ones are rare and split each time).
 	maxRunBytes = 64

@@ -151,3 +151,36 @@ func TestBuilderDocMakersMatchBuild(t *testing.T) {
 		t.Error("the index of a Builder's DocMakers' documents differs from Build's")
 	}
 }
+
+// sortTerms orders as strings.Compare does, for terms that share their
+// first eight bytes, are shorter, hold NUL bytes or are not ASCII, in
+// one part and in two halves.
+func TestSortTermsMatchesCompare(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	alpha := []string{"a", "b", "\x00", "ü", "z", "_", "1"}
+	for _, n := range []int{0, 1, 50, parallelSortTerms + 77} {
+		seen := map[string]bool{}
+		var terms []string
+		for len(terms) < n {
+			s := []string{"", "abcdefgh", "abcdefg", "abc\x00"}[rng.Intn(4)]
+			for k := rng.Intn(6); k > 0; k-- {
+				s += alpha[rng.Intn(len(alpha))]
+			}
+			if !seen[s] {
+				seen[s] = true
+				terms = append(terms, s)
+			}
+		}
+		ids := make([]uint32, n)
+		for i := range ids {
+			ids[i] = uint32(i)
+		}
+		rng.Shuffle(n, func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+		sortTerms(terms, ids)
+		for i := 1; i < n; i++ {
+			if terms[ids[i-1]] >= terms[ids[i]] {
+				t.Fatalf("n=%d: %q before %q", n, terms[ids[i-1]], terms[ids[i]])
+			}
+		}
+	}
+}
