@@ -42,6 +42,11 @@ const (
 	// sorts them in two halves at once.
 	parallelSortTerms = 1 << 14
 
+	// hotRuns is the most entries of a run table's hot cache (a power of
+	// two; 32 bytes each), and hotRunBytes the longest run it holds.
+	hotRuns     = 1 << 14
+	hotRunBytes = 23
+
 	// maxRunBytes is the longest run of word characters whose tokens a
 	// term counter remembers (longer ones are rare and split each time).
 	maxRunBytes = 64
