@@ -51,8 +51,8 @@ type FileDoc struct {
 type termDict struct {
 	mu    *sync.Mutex // nil: one goroutine's
 	terms []string
-	ids   map[string]uint32
-	ix    *Index // terms are ix's (Index.Doc)
+	ids   *runTable // term → id (a table without pointers: see runTable)
+	ix    *Index    // terms are ix's (Index.Doc)
 }
 
 func (t *termDict) lock() {
@@ -71,14 +71,14 @@ func (t *termDict) unlock() {
 // (s is kept: the caller's bytes must not change while it lives).
 func (t *termDict) idOf(s string) uint32 {
 	t.lock()
-	id, ok := t.ids[s]
+	id, ok := t.ids.get([]byte(s))
 	if !ok {
-		id = uint32(len(t.terms))
-		t.ids[s] = id
+		id = uint64(len(t.terms))
+		t.ids.put([]byte(s), id)
 		t.terms = append(t.terms, s)
 	}
 	t.unlock()
-	return id
+	return uint32(id)
 }
 
 // snapshot is the terms so far.
@@ -90,7 +90,7 @@ func (t *termDict) snapshot() []string {
 
 // newTermDict makes a dictionary sized for hint terms.
 func newTermDict(hint int, shared bool) *termDict {
-	t := &termDict{ids: make(map[string]uint32, hint), terms: make([]string, 0, hint)}
+	t := &termDict{ids: newRunTable(hint), terms: make([]string, 0, hint)}
 	if shared {
 		t.mu = new(sync.Mutex)
 	}
@@ -243,14 +243,14 @@ func (c *termCounter) init(path string) {
 func (c *termCounter) id(t []byte) uint32 {
 	d := c.dict
 	d.lock()
-	id, ok := d.ids[string(t)]
+	v, ok := d.ids.get(t)
 	if !ok {
-		id = uint32(len(d.terms))
-		s := string(t)
-		d.ids[s] = id
-		d.terms = append(d.terms, s)
+		v = uint64(len(d.terms))
+		d.ids.put(t, v)
+		d.terms = append(d.terms, string(t))
 	}
 	d.unlock()
+	id := uint32(v)
 	if int(id) >= len(c.n) {
 		// A shared dictionary's ids are given by every counter.
 		c.n = append(c.n, make([]uint32, int(id)+1-len(c.n))...)

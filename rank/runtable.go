@@ -6,7 +6,8 @@ import (
 )
 
 // runTable maps the runs of word characters a term counter has seen to
-// a value (where their token ids lie in the counter's flat list). It
+// a value (where their token ids lie in the counter's flat list), and a
+// dictionary's terms to their ids. It
 // holds no pointers but its three slices: the runs' bytes sit back to
 // back in one arena and the slots are numbers, so the garbage collector
 // has nothing to scan in it, and a lookup hashes the run once without
