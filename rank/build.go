@@ -41,7 +41,17 @@ func NewBuilder() *Builder { return NewBuilderFor(0) }
 // GOROOT/src build).
 func NewBuilderFor(files int) *Builder {
 	hint := min(max(files*docMakerTermsPerFile, 1<<14), maxCounterTerms)
-	return &Builder{ix: &Index{lazy: &lazyParts{}}, nb: &numbering{dict: newTermDict(hint, true), remaps: map[*termDict][]uint32{}}}
+	b := &Builder{ix: &Index{lazy: &lazyParts{}}, nb: &numbering{dict: newTermDict(hint, true), remaps: map[*termDict][]uint32{}}}
+	if files > 0 {
+		// Sized as the dictionary is, and the tables of files and chunks
+		// for files of about builderChunksPerFile chunks.
+		files = min(files, MaxFiles)
+		chunks := files * builderChunksPerFile
+		b.df, b.post, b.last = make([]uint32, 0, hint), make([][]byte, 0, hint), make([]uint32, 0, hint)
+		b.ix.files = make([]fileMeta, 0, files)
+		b.ix.built, b.ix.chunkFile, b.ix.chunkLen = make([]Chunk, 0, chunks), make([]int32, 0, chunks), make([]float32, 0, chunks)
+	}
+	return b
 }
 
 // DocMaker returns a DocMaker (sized for about files files) that numbers

@@ -38,6 +38,10 @@ const (
 	// 480,000 in 11,500 files), up to maxCounterTerms.
 	docMakerTermsPerFile = 40
 
+	// builderChunksPerFile is how many chunks a file has, for sizing a
+	// Builder's tables (GOROOT/src has 16.4: sized so they do not grow).
+	builderChunksPerFile = 20
+
 	// parallelSortTerms is how many terms an index has before Index
 	// sorts them in two halves at once.
 	parallelSortTerms = 1 << 14
