@@ -208,7 +208,8 @@ type termCounter struct {
 	shared *termDict
 	// runs remembers the tokens of each run of word characters seen (as
 	// written, up to maxRunBytes): the ids of its whole and parts are
-	// flat[off:off+n] for runs[w] = off<<32 | n. Identifiers repeat, so
+	// flat[off:off+n] for runs[w] = off<<32 | n, or the one id itself
+	// for oneToken | id. Identifiers repeat, so
 	// most runs cost one lookup instead of a split, lower-casing,
 	// stemming and a lookup per token.
 	runs *runTable
@@ -261,6 +262,10 @@ func (c *termCounter) id(t []byte) uint32 {
 // word counts the tokens of one run of word characters.
 func (c *termCounter) word(w []byte) {
 	if v, ok := c.runs.get(w); ok {
+		if v&oneToken != 0 {
+			c.add(uint32(v))
+			return
+		}
 		for _, id := range c.flat[v>>32 : v>>32+v&(1<<32-1)] {
 			c.add(id)
 		}
@@ -272,12 +277,22 @@ func (c *termCounter) word(w []byte) {
 		c.flat = append(c.flat, id)
 		c.add(id)
 	})
-	if len(w) <= maxRunBytes {
-		c.runs.put(w, uint64(off)<<32|uint64(len(c.flat)-off))
-	} else {
+	switch n := len(c.flat) - off; {
+	case len(w) > maxRunBytes:
 		c.flat = c.flat[:off]
+	case n == 1:
+		// Most runs are one token ("err", "return"): its id is the
+		// value itself, with no read of flat (a memory access away).
+		c.runs.put(w, oneToken|uint64(c.flat[off]))
+		c.flat = c.flat[:off]
+	default:
+		c.runs.put(w, uint64(off)<<32|uint64(n))
 	}
 }
+
+// oneToken marks the value of a run of one token: its id is the low 32
+// bits (flat's offsets stay below 1<<31: see init).
+const oneToken = 1 << 63
 
 func (c *termCounter) add(id uint32) {
 	if c.n[id] == 0 {
