@@ -213,10 +213,13 @@ type termCounter struct {
 	// most runs cost one lookup instead of a split, lower-casing,
 	// stemming and a lookup per token.
 	runs *runTable
-	flat []uint32
-	n    []uint32
-	seen []uint32
-	path []uint32 // the ids of the current file's path tokens
+	// short holds the values of runs of one or two ASCII word
+	// characters by shortRun's number (with shortKnown; 0: not seen).
+	short *[shortRuns]uint64
+	flat  []uint32
+	n     []uint32
+	seen  []uint32
+	path  []uint32 // the ids of the current file's path tokens
 	// tids, tns: the (id, count) pairs of the current file's chunks.
 	tids, tns []uint32
 }
@@ -234,6 +237,7 @@ func (c *termCounter) init(path string) {
 			c.dict, c.shared = newTermDict(hint, false), nil
 		}
 		c.runs = newRunTable(hint)
+		c.short = new([shortRuns]uint64)
 		c.n, c.flat = c.n[:0], c.flat[:0]
 	}
 	c.path = c.path[:0]
@@ -261,6 +265,17 @@ func (c *termCounter) id(t []byte) uint32 {
 
 // word counts the tokens of one run of word characters.
 func (c *termCounter) word(w []byte) {
+	k := shortRun(w)
+	if k >= 0 && c.short[k] != 0 {
+		if v := c.short[k] &^ shortKnown; v&oneToken != 0 {
+			c.add(uint32(v))
+		} else {
+			for _, id := range c.flat[v>>32 : v>>32+v&(1<<32-1)] {
+				c.add(id)
+			}
+		}
+		return
+	}
 	if v, ok := c.runs.get(w); ok {
 		if v&oneToken != 0 {
 			c.add(uint32(v))
@@ -283,11 +298,56 @@ func (c *termCounter) word(w []byte) {
 	case n == 1:
 		// Most runs are one token ("err", "return"): its id is the
 		// value itself, with no read of flat (a memory access away).
-		c.runs.put(w, oneToken|uint64(c.flat[off]))
+		c.remember(k, w, oneToken|uint64(c.flat[off]))
 		c.flat = c.flat[:off]
 	default:
-		c.runs.put(w, uint64(off)<<32|uint64(n))
+		c.remember(k, w, uint64(off)<<32|uint64(n))
 	}
+}
+
+// remember keeps the value of run w, short run k (-1: not short).
+func (c *termCounter) remember(k int, w []byte, v uint64) {
+	if k >= 0 {
+		c.short[k] = v | shortKnown
+		return
+	}
+	c.runs.put(w, v)
+}
+
+// shortKnown marks a value in short (0 there is a run not seen yet).
+const shortKnown = 1 << 62
+
+// wordCode numbers the ASCII word characters from 1 (0: none).
+var wordCode = func() (t [256]uint8) {
+	n := uint8(0)
+	for c := 0; c < 256; c++ {
+		if c < 0x80 && (isASCIIAlnum(byte(c)) || c == '_') {
+			n++
+			t[c] = n
+		}
+	}
+	return t
+}()
+
+// shortRuns is the size of a counter's table of short runs: one or two
+// ASCII word characters (63 of them) numbered as shortRun does.
+const shortRuns = 64 + 64*64
+
+// shortRun is the number of a run of one or two ASCII word characters,
+// or -1. Those runs ("i", "if", "x") are a large share of code's runs;
+// a small array holds their values, without hashing them.
+func shortRun(w []byte) int {
+	switch len(w) {
+	case 1:
+		if a := wordCode[w[0]]; a != 0 {
+			return int(a)
+		}
+	case 2:
+		if a, b := wordCode[w[0]], wordCode[w[1]]; a != 0 && b != 0 {
+			return 64 + int(a)*64 + int(b)
+		}
+	}
+	return -1
 }
 
 // oneToken marks the value of a run of one token: its id is the low 32

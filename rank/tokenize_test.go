@@ -130,6 +130,8 @@ func TestTermCounterMatchesMap(t *testing.T) {
 		{"type Server struct", "HTTPServer serves http_requests over TLS1_3; err err err"},
 		{"", ""},
 		{"impl Router", "route-context routes routing Routed ünïcode ΣΑΣ"},
+		// Short runs (their own table): one and several tokens, none.
+		{"", "a b ab Ab aB x_ _ __ 1 12 a1 i if i if aB a1 _ é é1"},
 	}
 	var c termCounter
 	c.init("net/http/server.go")
