@@ -26,9 +26,7 @@ func Build(docs []*FileDoc) *Index {
 type Builder struct {
 	ix    *Index
 	nb    *numbering
-	post  [][]byte // term id → (chunk delta, count) varint pairs
-	last  []uint32 // term id → the last chunk in its postings
-	df    []uint32
+	post  postLists // term id → its df and (chunk delta, count) varint pairs
 	total float64
 	done  bool
 }
@@ -47,7 +45,7 @@ func NewBuilderFor(files int) *Builder {
 		// for files of about builderChunksPerFile chunks.
 		files = min(files, MaxFiles)
 		chunks := files * builderChunksPerFile
-		b.df, b.post, b.last = make([]uint32, 0, hint), make([][]byte, 0, hint), make([]uint32, 0, hint)
+		b.post.reserve(hint)
 		b.ix.files = make([]fileMeta, 0, files)
 		b.ix.built, b.ix.chunkFile, b.ix.chunkLen = make([]Chunk, 0, chunks), make([]int32, 0, chunks), make([]float32, 0, chunks)
 	}
@@ -90,16 +88,16 @@ func (b *Builder) Add(d *FileDoc) {
 	// seen, in any order); the postings are laid out in sorted term order
 	// at the end, of the terms that have any.
 	b.nb.eachOf(d, c0, func(c int, id, n uint32) {
-		if int(id) >= len(b.df) {
-			k := int(id) + 1 - len(b.df)
-			b.df = append(b.df, make([]uint32, k)...)
-			b.post = append(b.post, make([][]byte, k)...)
-			b.last = append(b.last, make([]uint32, k)...)
+		if int(id) >= len(b.post.terms) {
+			b.post.grow(int(id) + 1)
 		}
-		b.df[id]++
-		b.post[id] = binary.AppendUvarint(b.post[id], uint64(uint32(c)-b.last[id]))
-		b.post[id] = binary.AppendUvarint(b.post[id], uint64(n))
-		b.last[id] = uint32(c)
+		t := &b.post.terms[id]
+		t.df++
+		var pair [2 * binary.MaxVarintLen32]byte
+		k := binary.PutUvarint(pair[:], uint64(uint32(c)-t.last))
+		k += binary.PutUvarint(pair[k:], uint64(n))
+		b.post.add(t, pair[:k])
+		t.last = uint32(c)
 		ix.chunkLen[c] += float32(n)
 		b.total += float64(n)
 	})
@@ -116,16 +114,16 @@ func (b *Builder) Index() *Index {
 	// A shared dictionary may hold terms of documents never added (their
 	// build was cancelled, or they were left out): only the terms of some
 	// posting are the index's.
-	order := make([]uint32, 0, len(b.df)) // sorted position → id
-	for id, df := range b.df {
-		if df > 0 {
+	order := make([]uint32, 0, len(b.post.terms)) // sorted position → id
+	for id := range b.post.terms {
+		if b.post.terms[id].df > 0 {
 			order = append(order, uint32(id))
 		}
 	}
 	sortTerms(terms, order)
 	size, tsize := 0, 0
 	for _, id := range order {
-		size += uvarintLen(uint64(b.df[id])) + len(b.post[id])
+		size += uvarintLen(uint64(b.post.terms[id].df)) + int(b.post.terms[id].total)
 		tsize += len(terms[id])
 	}
 	// Each term's postings are its count, then its pairs.
@@ -137,9 +135,8 @@ func (b *Builder) Index() *Index {
 		ix.termOff = ix.termOff.add(len(ix.termBlob))
 		ix.termBlob = append(ix.termBlob, terms[id]...)
 		ix.postOff = ix.postOff.add(len(ix.postBlob))
-		ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(b.df[id]))
-		ix.postBlob = append(ix.postBlob, b.post[id]...)
-		b.post[id] = nil
+		ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(b.post.terms[id].df))
+		ix.postBlob = b.post.appendTo(ix.postBlob, &b.post.terms[id])
 	}
 	ix.termOff = ix.termOff.add(len(ix.termBlob))
 	ix.postOff = ix.postOff.add(len(ix.postBlob))
@@ -147,7 +144,7 @@ func (b *Builder) Index() *Index {
 		ix.chunkLen = []float32{}
 	}
 	ix.finish(b.total)
-	b.nb, b.post, b.last, b.df = nil, nil, nil, nil
+	b.nb, b.post = nil, postLists{}
 	return ix
 }
 

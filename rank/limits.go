@@ -42,6 +42,13 @@ const (
 	// Builder's tables (GOROOT/src has 16.4: sized so they do not grow).
 	builderChunksPerFile = 20
 
+	// postPageBits sizes the pages of a Builder's postings (1 MiB), and
+	// postBlockMin and postBlockMax its blocks (bytes, each with a
+	// 4-byte link; at most 1<<16-1).
+	postPageBits = 20
+	postBlockMin = 16
+	postBlockMax = 1024
+
 	// parallelSortTerms is how many terms an index has before Index
 	// sorts them in two halves at once.
 	parallelSortTerms = 1 << 14
