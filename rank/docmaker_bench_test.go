@@ -1,10 +1,10 @@
 package rank
 
 import (
+	gobuild "go/build"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
 
@@ -18,7 +18,7 @@ func BenchmarkDocMakerGoroot(b *testing.B) {
 	}
 	var files []file
 	for _, dir := range []string{"net", "runtime"} {
-		root := filepath.Join(runtime.GOROOT(), "src", dir)
+		root := filepath.Join(gobuild.Default.GOROOT, "src", dir)
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && d.Type().IsRegular() {
 				if src, err := os.ReadFile(p); err == nil {
