@@ -49,15 +49,24 @@ func TestAbbrevCooccurrence(t *testing.T) {
 		doc("m/expl.c", tc{"expl", "exp"}),
 		doc("r/regcomp.c", tc{"", "regular expression compile"}),
 	)
+	if terms, ok := expandedWith(ix, "regular expression compiled", "exp"); ok {
+		t.Errorf("exp added without co-occurrence: %v", terms)
+	}
+}
+
+// expandedWith expands query with ix's contractions (Abbrev 0.5) and
+// reports whether term is among its terms then.
+func expandedWith(ix *Index, query, term string) ([]QueryTerm, bool) {
 	p := neutral()
 	p.Abbrev = 0.5
-	q := ParseQuery("regular expression compiled", &p)
+	q := ParseQuery(query, &p)
 	ix.abbreviations(&q, &p)
 	for _, qt := range q.Terms {
-		if qt.Term == "exp" {
-			t.Errorf("exp added without co-occurrence: %v", q.Terms)
+		if qt.Term == term {
+			return q.Terms, true
 		}
 	}
+	return q.Terms, false
 }
 
 func TestContraction(t *testing.T) {
@@ -92,15 +101,8 @@ func TestAbbrevCommonWord(t *testing.T) {
 	for i := 0; i < 200; i++ { // enough chunks for cmp to pass the lift
 		docs = append(docs, doc(fmt.Sprintf("w/h%03d.c", i), tc{"", "other text"}))
 	}
-	ix := build(docs...)
-	p := neutral()
-	p.Abbrev = 0.5
-	q := ParseQuery("comparison routine", &p)
-	ix.abbreviations(&q, &p)
-	for _, qt := range q.Terms {
-		if qt.Term == "cmp" {
-			t.Errorf("a common word expanded: %v", q.Terms)
-		}
+	if terms, ok := expandedWith(build(docs...), "comparison routine", "cmp"); ok {
+		t.Errorf("a common word expanded: %v", terms)
 	}
 }
 
