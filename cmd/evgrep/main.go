@@ -1,4 +1,4 @@
-// Command evgrep searches source trees like ripgrep 13 and answers coding
+// Command evgrep searches source trees like ripgrep and answers coding
 // agents with bounded evidence. All logic lives in internal/app.
 package main
 
@@ -12,6 +12,9 @@ import (
 	_ "github.com/evgrep/evgrep/internal/stackhint"
 	// The timer slack of every thread (internal/timerslack).
 	_ "github.com/evgrep/evgrep/internal/timerslack"
+	// An agent call's credential policy, computed beside the package
+	// inits (internal/agentstart).
+	_ "github.com/evgrep/evgrep/internal/agentstart"
 
 	// Start-up's drop points (internal/startpages/stages).
 	_ "github.com/evgrep/evgrep/internal/startpages/stages/afterfmt"

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/evgrep/evgrep/internal/credpolicy"
 	"github.com/evgrep/evgrep/internal/progress"
 	"github.com/evgrep/evgrep/internal/scope"
 	"github.com/evgrep/evgrep/snapshot"
@@ -293,7 +294,7 @@ func handle(req *Request, env Env) (*Answer, error) {
 	if len(rootArg) > maxPathBytes {
 		return nil, &Error{Code: CodePathMissing, Msg: shorten(req.Path, maxEchoBytes) + ": file name too long"}
 	}
-	if abs, err := filepath.Abs(rootArg); err == nil && forbidden(resolveExisting(abs)) {
+	if abs, err := filepath.Abs(rootArg); err == nil && forbidden(credpolicy.ResolveExisting(abs)) {
 		// Refused whether it exists or not: the answer tells nothing of
 		// what a credential store holds.
 		return nil, &Error{Code: CodePathForbidden, Msg: shorten(req.Path, maxEchoBytes) + " " + forbiddenMsg}

@@ -4,13 +4,6 @@ package agent
 // with the rendering code, summaryTextBudget, responseBudget and the
 // sample sizes, are declared next to it in answer.go.)
 const (
-	// maxHomeListBytes and maxHomeNames bound the home folders the path
-	// policy lists once instead of looking up each credential store in
-	// them (policy_seed.go): the folder's size as stat gives it (ext4:
-	// 4 KiB a block, about 150 names) and the names read.
-	maxHomeListBytes = 16 << 10
-	maxHomeNames     = 1 << 10
-
 	// everythingReserve is kept free of match lines when deciding whether
 	// a whole result fits one page (mode auto): the status line, notes
 	// and the cursor.

@@ -1,13 +1,12 @@
 package agent
 
 import (
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/evgrep/evgrep/internal/pipeline"
+	"github.com/evgrep/evgrep/internal/credpolicy"
 )
 
 // Hard links: a link made inside a project to a credential file (`ln
@@ -40,14 +39,14 @@ func (p *pathPolicy) linkedStore(id fileID) bool {
 	p.linkOnce.Do(func() {
 		p.linked = map[fileID]bool{}
 		n := 0
-		for pre := range p.prefixes {
+		for pre := range p.Prefixes {
 			if !pseudoPrefixes[pre] && !p.listIDs(pre, 0, &n) {
 				p.linkedUnknown = true
 				return
 			}
 		}
-		for h := range p.homes {
-			for _, e := range credentialStores {
+		for h := range p.Homes {
+			for _, e := range credpolicy.Stores() {
 				if !p.listIDs(filepath.Join(h, e), 0, &n) {
 					p.linkedUnknown = true
 					return
@@ -78,7 +77,7 @@ func (p *pathPolicy) listIDs(path string, depth int, n *int) bool {
 	if !fi.IsDir() {
 		return true
 	}
-	names, more, err := pipeline.ListDir(path, maxStoreEntries-*n)
+	names, more, err := credpolicy.ListDir(path, maxStoreEntries-*n)
 	if more {
 		return false
 	}
@@ -106,35 +105,6 @@ func refuseLinked(fi os.FileInfo, path string) error {
 	return nil
 }
 
-// otherHomes are, for a process running as root (which reads every
-// user's files), the home folders of the other accounts: /root, the
-// folders in /home and the homes of /etc/passwd, at most maxOtherHomes of
-// each.
-func otherHomes() []string {
-	if os.Geteuid() != 0 {
-		return nil
-	}
-	out := []string{"/root"}
-	names, _, _ := pipeline.ListDir("/home", maxOtherHomes)
-	for _, n := range names {
-		out = append(out, filepath.Join("/home", n))
-	}
-	if b, err := readBounded("/etc/passwd", maxPasswdBytes); err == nil {
-		k := 0
-		for _, l := range strings.Split(string(b), "\n") {
-			fields := strings.Split(l, ":")
-			if len(fields) < 7 || !filepath.IsAbs(fields[5]) || filepath.Clean(fields[5]) == "/" {
-				continue
-			}
-			if k++; k > maxOtherHomes {
-				break
-			}
-			out = append(out, filepath.Clean(fields[5]))
-		}
-	}
-	return out
-}
-
 // underAnyHome reports, for a process running as root, whether path is a
 // credential store (or in one) of a folder of /home or of /root, whether
 // or not that folder existed when the policy was made.
@@ -155,7 +125,7 @@ func underAnyHome(path string) bool {
 	default:
 		return false
 	}
-	for _, s := range credentialStores {
+	for _, s := range credpolicy.Stores() {
 		if rest == s || strings.HasPrefix(rest, s+"/") {
 			return true
 		}
@@ -163,16 +133,6 @@ func underAnyHome(path string) bool {
 	return false
 }
 
-// runningAsRoot: the process can read every user's files.
-var runningAsRoot = os.Geteuid() == 0
-
-// readBounded reads at most n bytes of a regular file (not through a
-// link), through the pipeline's checked open.
-func readBounded(path string, n int64) ([]byte, error) {
-	f, err := pipeline.OpenChecked(path, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, n))
-}
+// runningAsRoot: the process can read every user's files (a variable
+// for the tests).
+var runningAsRoot = credpolicy.RunningAsRoot()

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evgrep/evgrep/internal/credpolicy"
 	"github.com/evgrep/evgrep/internal/input"
 	"github.com/evgrep/evgrep/snapshot"
 	"github.com/evgrep/evgrep/syntax"
@@ -429,4 +430,32 @@ func shortReq(s string) string {
 		return s[:120] + fmt.Sprintf("…(%d bytes)", len(s))
 	}
 	return s
+}
+
+// TestPolicyTakesStarted: the first policy is the set credpolicy.Start
+// computed while the process initialised, when it is for the same HOME
+// and fresh; a stale one, or one already used, is computed again.
+func TestPolicyTakesStarted(t *testing.T) {
+	reset := func() {
+		policyCache.Lock()
+		policyCache.p = nil
+		policyCache.Unlock()
+	}
+	reset()
+	defer reset()
+	credpolicy.Start()
+	started, ok := credpolicy.Take(os.Getenv("HOME"))
+	if !ok {
+		t.Fatal("no started set")
+	}
+	if p := currentPolicy(); p.Set != started && time.Since(started.At) < policyTTL {
+		t.Errorf("the first policy is not the started set")
+	}
+	// Once used, the started set is not taken again past its TTL.
+	policyCache.Lock()
+	policyCache.p.At = time.Now().Add(-2 * policyTTL)
+	policyCache.Unlock()
+	if p := currentPolicy(); p.Set == started {
+		t.Error("a stale started set was taken again")
+	}
 }

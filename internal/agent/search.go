@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/evgrep/evgrep/internal/credpolicy"
 	"github.com/evgrep/evgrep/internal/scope"
 	"github.com/evgrep/evgrep/snapshot"
 )
@@ -244,7 +245,7 @@ func subPaths(root string, paths []string) ([]string, error) {
 		if len(abs) > maxPathBytes {
 			return nil, &Error{Code: CodePathMissing, Msg: shorten(p, maxEchoBytes) + ": file name too long"}
 		}
-		if forbidden(resolveExisting(abs)) {
+		if forbidden(credpolicy.ResolveExisting(abs)) {
 			return nil, &Error{Code: CodePathForbidden, Msg: shorten(p, maxEchoBytes) + " " + forbiddenMsg}
 		}
 		real, err := filepath.EvalSymlinks(abs)

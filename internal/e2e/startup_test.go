@@ -90,3 +90,38 @@ func TestStackHintEarly(t *testing.T) {
 // maxInitsBeforeStackHint bounds the package inits (the runtime's and
 // the first standard packages') that run before internal/stackhint's.
 const maxInitsBeforeStackHint = 8
+
+// TestAgentStartEarly checks that internal/agentstart, which starts an
+// agent call's credential policy beside the package inits, is initialised
+// with at least minStageInits inits after it, internal/agent's among them:
+// initialised at the end, it would start the policy too late to overlap
+// anything.
+func TestAgentStartEarly(t *testing.T) {
+	cmd := exec.Command(binary(t), "--agent", `{"pattern":"x","path":"`+t.TempDir()+`"}`)
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1", "EVGREP_STATE_DIR="+t.TempDir())
+	out, _ := cmd.CombinedOutput()
+	var order []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "init" && strings.HasPrefix(f[2], "@") {
+			order = append(order, f[1])
+		}
+	}
+	start, agent := -1, -1
+	for i, p := range order {
+		switch p {
+		case "github.com/evgrep/evgrep/internal/agentstart":
+			start = i
+		case "github.com/evgrep/evgrep/internal/agent":
+			agent = i
+		}
+	}
+	if start < 0 || agent < 0 {
+		t.Fatalf("agentstart (%d) or agent (%d) is not in the init trace (%d inits)", start, agent, len(order))
+	}
+	if start > agent {
+		t.Errorf("agentstart is init %d, after internal/agent's (%d)", start, agent)
+	}
+	if n := len(order) - start - 1; n < minStageInits {
+		t.Errorf("only %d inits after agentstart's", n)
+	}
+}

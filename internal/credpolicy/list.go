@@ -1,4 +1,4 @@
-package pipeline
+package credpolicy
 
 import (
 	"errors"
@@ -9,9 +9,10 @@ import (
 )
 
 // ListDir returns at most n names of the entries of the folder at path
-// (not a link to one), in the order the file system gives them, for the
-// callers that never open files themselves (the agent's path policy lists
-// credential stores with it). more is set when the folder holds more.
+// (not a link to one), in the order the file system gives them: how the
+// policy lists home folders, and how the agent lists the credential
+// stores for the identities of their files. more is set when the folder
+// holds more.
 func ListDir(path string, n int) (names []string, more bool, err error) {
 	fi, err := os.Lstat(path)
 	if err != nil {

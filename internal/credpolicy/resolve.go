@@ -1,20 +1,87 @@
-package agent
+package credpolicy
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"github.com/evgrep/evgrep/internal/pipeline"
 )
 
-// storeTops returns the first path components of credentialStores, each
+// resolutions memoizes ResolveExisting over many paths: a path that does
+// not exist is its parent's resolution and its own name, and a folder's
+// resolution is found once.
+type resolutions map[string]resolution
+
+type resolution struct {
+	path   string
+	exists bool
+}
+
+// resolve is ResolveExisting(p), remembered.
+func (rs resolutions) resolve(p string) string { return rs.of(filepath.Clean(p)).path }
+
+func (rs resolutions) of(p string) resolution {
+	if r, ok := rs[p]; ok {
+		return r
+	}
+	r := resolution{path: p}
+	parent := filepath.Dir(p)
+	switch {
+	case len(p) > maxPathBytes:
+	case parent == p:
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			r = resolution{real, true}
+		}
+	default:
+		up := rs.of(parent)
+		if up.exists {
+			if fi, err := os.Lstat(p); err == nil {
+				// Below a resolved folder, a name that is not a link
+				// is its own resolution; a link is followed.
+				if fi.Mode()&fs.ModeSymlink == 0 {
+					r = resolution{filepath.Join(up.path, filepath.Base(p)), true}
+					break
+				}
+				if real, err := filepath.EvalSymlinks(p); err == nil {
+					r = resolution{real, true}
+					break
+				}
+			}
+		}
+		r.path = filepath.Join(up.path, filepath.Base(p))
+	}
+	rs[p] = r
+	return r
+}
+
+// ResolveExisting resolves the symlinks of the longest existing prefix of
+// path and appends the rest, so a credential store that does not exist yet
+// under a linked folder is still placed where it would be created.
+func ResolveExisting(path string) string {
+	if len(path) > maxPathBytes {
+		return path
+	}
+	rest := ""
+	for p := path; ; {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return path
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = parent
+	}
+}
+
+// storeTops returns the first path components of the stores, each
 // once, in the table's order (computed on first use, not at start-up).
 var storeTops = sync.OnceValue(func() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, e := range credentialStores {
+	for _, e := range stores {
 		top, _, _ := strings.Cut(e, "/")
 		if !seen[top] {
 			seen[top] = true
@@ -23,21 +90,6 @@ var storeTops = sync.OnceValue(func() []string {
 	}
 	return out
 })
-
-// storeNames is the set of credentialStores' entries (computed on first
-// use, not at start-up).
-var storeNames = sync.OnceValue(func() map[string]bool {
-	out := make(map[string]bool, len(credentialStores))
-	for _, e := range credentialStores {
-		out[e] = true
-	}
-	return out
-})
-
-// maxStoreComponents is the most path components an entry of
-// credentialStores has (.local/share/fish/fish_history); TestStoreComponents
-// checks the table against it.
-const maxStoreComponents = 4
 
 // addHome adds home folder home (clean) and its resolution to homes, so
 // that every credential store of it is forbidden by name, and adds to
@@ -63,7 +115,7 @@ func (rs resolutions) addHome(home string, listed map[string]map[string]bool, ho
 		present = listTops(up.path)
 		listed[up.path] = present
 	}
-	for _, e := range credentialStores {
+	for _, e := range stores {
 		if top, _, _ := strings.Cut(e, "/"); present == nil || present[top] {
 			add(rs.resolve(filepath.Join(home, e)))
 		}
@@ -79,7 +131,7 @@ func listTops(dir string) map[string]bool {
 	if err != nil || !fi.IsDir() || fi.Size() > maxHomeListBytes {
 		return nil
 	}
-	names, more, err := pipeline.ListDir(dir, maxHomeNames)
+	names, more, err := ListDir(dir, maxHomeNames)
 	if err != nil || more {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package agent
+package credpolicy
 
 import (
 	"os"
@@ -8,7 +8,7 @@ import (
 )
 
 // TestResolutionsAsResolveExisting: the memoized resolution of the
-// forbidden places gives what resolveExisting gives, for existing and
+// forbidden places gives what ResolveExisting gives, for existing and
 // missing paths, through folder links and dangling links.
 func TestResolutionsAsResolveExisting(t *testing.T) {
 	base, _ := filepath.EvalSymlinks(t.TempDir())
@@ -23,8 +23,8 @@ func TestResolutionsAsResolveExisting(t *testing.T) {
 		filepath.Join(base, "home", ".aws", "credentials"), filepath.Join(base, "home", ".config", "x", "y"),
 		filepath.Join(base, "home", ".config", "gh", "hosts.yml"), filepath.Join(base, "missing", "a", "b"), "/", "/nonexistent/.ssh",
 	} {
-		if got, want := rs.resolve(p), resolveExisting(p); got != want {
-			t.Errorf("%s: %s, resolveExisting says %s", p, got, want)
+		if got, want := rs.resolve(p), ResolveExisting(p); got != want {
+			t.Errorf("%s: %s, ResolveExisting says %s", p, got, want)
 		}
 	}
 }
@@ -44,12 +44,12 @@ func TestAddHomeAsLookups(t *testing.T) {
 	os.WriteFile(filepath.Join(real, ".netrc"), nil, 0o600)
 	os.Symlink(real, filepath.Join(base, "home"))
 	for _, h := range []string{real, filepath.Join(base, "home"), filepath.Join(base, "missing")} {
-		p := &pathPolicy{prefixes: map[string]bool{}, homes: map[string]bool{}}
-		resolutions{}.addHome(h, map[string]map[string]bool{}, p.homes, func(x string) { p.prefixes[x] = true })
-		covered := func(x string) bool { return p.prefixes[x] || p.homeStore(x) }
+		p := &Set{Prefixes: map[string]bool{}, Homes: map[string]bool{}}
+		resolutions{}.addHome(h, map[string]map[string]bool{}, p.Homes, func(x string) { p.Prefixes[x] = true })
+		covered := func(x string) bool { return p.Prefixes[x] || p.HomeStore(x) }
 		plain := resolutions{}
 		want := map[string]bool{}
-		for _, e := range credentialStores {
+		for _, e := range stores {
 			x := filepath.Join(h, e)
 			want[x], want[plain.resolve(x)] = true, true
 			for _, y := range []string{x, plain.resolve(x)} {
@@ -58,12 +58,12 @@ func TestAddHomeAsLookups(t *testing.T) {
 				}
 			}
 		}
-		for x := range p.prefixes {
+		for x := range p.Prefixes {
 			if !want[x] {
 				t.Errorf("%s: %s added, not a store or a resolution", h, x)
 			}
 		}
-		for x := range p.homes {
+		for x := range p.Homes {
 			if x != h && x != plain.resolve(h) {
 				t.Errorf("%s: home %s added, neither the folder nor its resolution", h, x)
 			}
@@ -71,31 +71,31 @@ func TestAddHomeAsLookups(t *testing.T) {
 	}
 }
 
-// TestStoreComponents: homeStore looks maxStoreComponents components up
+// TestStoreComponents: HomeStore looks MaxStoreComponents components up
 // from a path, which must be the most any credential store has.
 func TestStoreComponents(t *testing.T) {
 	most := 0
-	for _, e := range credentialStores {
+	for _, e := range stores {
 		most = max(most, len(strings.Split(e, "/")))
 	}
-	if most != maxStoreComponents {
-		t.Fatalf("the deepest credential store has %d components; maxStoreComponents is %d", most, maxStoreComponents)
+	if most != MaxStoreComponents {
+		t.Fatalf("the deepest credential store has %d components; MaxStoreComponents is %d", most, MaxStoreComponents)
 	}
 }
 
 // TestHomeStore: a home folder joined with a credential store is one,
-// whatever its depth; a path inside a store (left to forbiddenDir's walk
-// up), another name, and a store under a folder that is not a home are
+// whatever its depth; a path inside a store (left to the agent's walk
+// up its folders), another name, and a store under a folder that is not a home are
 // not.
 func TestHomeStore(t *testing.T) {
-	p := &pathPolicy{homes: map[string]bool{"/h/u": true, "/": true}}
+	p := &Set{Homes: map[string]bool{"/h/u": true, "/": true}}
 	for path, want := range map[string]bool{
 		"/h/u/.ssh": true, "/h/u/.local/share/keyrings": true, "/h/u/.local/share/fish/fish_history": true, "/h/u/.config/gh": true, "/h/u/.netrc": true,
 		"/.aws": true, "/h/u/.ssh/id_rsa": false, "/h/u/.config": false, "/h/u/src/.ssh": false,
 		"/h/v/.ssh": false, "/h/u/.local/share": false, "/h/u": false, "": false,
 	} {
-		if got := p.homeStore(path); got != want {
-			t.Errorf("homeStore(%q) = %v, want %v", path, got, want)
+		if got := p.HomeStore(path); got != want {
+			t.Errorf("HomeStore(%q) = %v, want %v", path, got, want)
 		}
 	}
 }
