@@ -180,12 +180,14 @@ done:
 import "C"
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
+	"golang.org/x/sync/semaphore"
 )
 
 // languagePtr is the TSLanguage pointer inside a *sitter.Language (its only
@@ -247,6 +249,15 @@ func parseFlat(lang Language, src []byte) (*Tree, error) {
 		buf = []byte{0}
 	}
 	cs := (*C.char)(unsafe.Pointer(&buf[0]))
+	// A large source's share of the budget is held until its tree is
+	// freed (the deferred release of the arena runs first).
+	if len(src) >= parseLargeBytes {
+		weight := min(int64(len(src)), parseBudget)
+		_ = parsing.Acquire(context.Background(), weight)
+		defer parsing.Release(weight)
+		largeParsing.add(len(src))
+		defer largeParsing.add(-len(src))
+	}
 	var tree *C.TSTree
 	var count C.uint32_t
 	a := takeArena()
@@ -282,6 +293,27 @@ func parseFlat(lang Language, src []byte) (*Tree, error) {
 		t.HasError = nodes[0].HasError()
 	}
 	return t, nil
+}
+
+// parsing is the parse budget (parseBudget): the parse of a large source
+// holds as many bytes of it as the source has, up to the whole budget.
+var parsing = semaphore.NewWeighted(parseBudget)
+
+// largeParsing counts the bytes of the large sources being parsed, and
+// their most at once (TestParseBudget checks it against the budget).
+var largeParsing inFlight
+
+// inFlight is a count of bytes in use and its peak.
+type inFlight struct {
+	mu        sync.Mutex
+	now, peak int
+}
+
+func (f *inFlight) add(n int) {
+	f.mu.Lock()
+	f.now += n
+	f.peak = max(f.peak, f.now)
+	f.mu.Unlock()
 }
 
 // arenaSpills counts the parses whose tree outgrew its arena's budget

@@ -200,3 +200,38 @@ func TestFlatFields(t *testing.T) {
 		t.Error("FieldID found a field the grammar lacks")
 	}
 }
+
+// TestParseBudget: large sources parsed from several goroutines at once
+// never have more than parseBudget bytes in parse together; here each is
+// over half the budget, so they are parsed one at a time (without the
+// budget, the cgo calls run side by side whatever GOMAXPROCS is).
+func TestParseBudget(t *testing.T) {
+	var src strings.Builder
+	for i := 0; src.Len() <= parseBudget/2; i++ {
+		fmt.Fprintf(&src, "func f%d(a int) int { if a > %d { return a * 2 }; return a }\n", i, i)
+	}
+	big := []byte("package p\n" + src.String())
+	largeParsing.mu.Lock()
+	largeParsing.peak = largeParsing.now
+	largeParsing.mu.Unlock()
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for range 4 {
+		wg.Go(func() {
+			if _, err := ParseFlatOnce(Go, big); err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	largeParsing.mu.Lock()
+	peak := largeParsing.peak
+	largeParsing.mu.Unlock()
+	if peak > parseBudget || peak < len(big) {
+		t.Fatalf("%d bytes of large sources in parse at once, budget %d (each %d)", peak, parseBudget, len(big))
+	}
+}

@@ -46,6 +46,16 @@ const (
 	// keeps for the next parse; the chunks a larger tree needed beyond it
 	// go back to the system at the reset.
 	arenaKeepBytes = 1 << 20
+	// parseBudget bounds the bytes of large sources (parseLargeBytes or
+	// more) being parsed at once, over all the process's parses. A tree
+	// takes about 40 times its source (GOROOT's largest file, 1.9 MB of
+	// Go, a tree of some 80 MB), so two large files parsed side by side
+	// held both trees, and a search's peak memory was the sum of the
+	// largest that met. A source larger than the budget is parsed while
+	// no other large one is; smaller sources (nearly all: a source file
+	// is rarely over 100 KB) never wait.
+	parseBudget     = 2 << 20
+	parseLargeBytes = 256 << 10
 )
 
 // Language names a grammar. The values are the lower-case names below,
