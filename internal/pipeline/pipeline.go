@@ -217,15 +217,9 @@ func (o *Options) searchOne(s *search.Searcher, p search.Sink, e walker.Entry) e
 			return err
 		}
 		defer f.release()
-		if input.Raw(e.Path, f.head, iopts) {
-			return s.SearchReader(f, p)
-		}
-		rc, err := input.NewReader(f, e.Path, iopts)
-		if err != nil {
-			return err
-		}
-		defer rc.Close()
-		return s.SearchReader(rc, p)
+		r := newSniffReader(f, e.Path, iopts, o.Search.BOMPeek)
+		defer r.release()
+		return s.SearchReader(r, p)
 	}
 	rc, err := input.Open(e.Path, iopts)
 	if err != nil {
@@ -286,19 +280,9 @@ func (o *Options) searchOpened(s *search.Searcher, p search.Sink, op Opener, e w
 		defer rc.Close()
 		return s.SearchReader(rc, p)
 	}
-	h := headReader{r: src}
-	if err := h.fill(); err != nil {
-		return err
-	}
-	if input.Raw(e.Path, h.head, iopts) {
-		return s.SearchReader(&h, p)
-	}
-	rc, err := input.NewReader(&h, e.Path, iopts)
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	return s.SearchReader(rc, p)
+	r := newSniffReader(src, e.Path, iopts, o.Search.BOMPeek)
+	defer r.release()
+	return s.SearchReader(r, p)
 }
 
 // guardRead reads r to its end with memory faults turned into errors.
@@ -321,43 +305,6 @@ type noTap struct{}
 
 func (noTap) Reader(r io.Reader) io.Reader { return r }
 func (noTap) Write(p []byte) (int, error)  { return len(p), nil }
-
-// headReader reads the first input.HeadLen bytes of r ahead, for the BOM
-// check, and returns them first, as rawFile does for a descriptor.
-type headReader struct {
-	r    io.Reader
-	buf  [input.HeadLen]byte
-	head []byte
-	eof  bool
-}
-
-// fill reads the head with one read, as openRaw does.
-func (h *headReader) fill() error {
-	n, err := h.r.Read(h.buf[:])
-	if err != nil && err != io.EOF {
-		return osErr(err)
-	}
-	h.head = h.buf[:n]
-	h.eof = err == io.EOF || n == 0
-	return nil
-}
-
-// Read returns the head, then the rest of the reader.
-func (h *headReader) Read(p []byte) (int, error) {
-	if len(h.head) > 0 {
-		n := copy(p, h.head)
-		h.head = h.head[n:]
-		return n, nil
-	}
-	if h.eof {
-		return 0, io.EOF
-	}
-	n, err := h.r.Read(p)
-	if err != nil && err != io.EOF {
-		return n, osErr(err)
-	}
-	return n, err
-}
 
 // Decode returns raw, the bytes of the file at path as read from disk, the
 // way a search reads them: a byte-order mark stripped or transcoded, an -E

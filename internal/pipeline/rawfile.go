@@ -4,8 +4,6 @@ import (
 	"io"
 	"sync"
 	"syscall"
-
-	"github.com/evgrep/evgrep/internal/input"
 )
 
 // rawFile reads a file through its descriptor directly. Walked files are
@@ -13,26 +11,24 @@ import (
 // poller's locks, an fstat for the directory check) measurably slows
 // searches of many small files. Errors use rg's wording.
 type rawFile struct {
-	fd   int
-	head []byte // bytes read ahead for BOM sniffing, returned first
-	eof  bool
+	fd  int
+	eof bool
 	// regular: the file is known to be a regular file, so no open, read
 	// or close of it waits for another process; those calls then skip
 	// the scheduler's syscall hand-off (rawsys.go).
 	regular bool
-	headBuf [input.HeadLen]byte // head's storage
-	cpath   []byte              // the path as a C string (rawOpen's buffer)
+	cpath   []byte // the path as a C string (rawOpen's buffer)
 }
 
 // rawFiles keeps rawFiles, with their buffers, from one file to the next
-// (release): a rawFile, its head and its path's C string per file were
+// (release): a rawFile and its path's C string per file were
 // most of a tree search's garbage, resident under the GC target (peak
 // RSS, bench/README.md).
 var rawFiles = sync.Pool{New: func() any { return &rawFile{fd: -1} }}
 
-// openRaw opens path read-only and reads its first input.HeadLen bytes.
-// regular says that path names a regular file (see rawFile). The caller
-// releases the file when done.
+// openRaw opens path read-only. regular says that path names a regular
+// file (see rawFile). The caller releases the file when done. Its head is
+// not read ahead: the search's first read sniffs it (sniffReader).
 func openRaw(path string, regular bool) (*rawFile, error) {
 	f := rawFiles.Get().(*rawFile)
 	fd, err := f.open(path, regular)
@@ -41,15 +37,6 @@ func openRaw(path string, regular bool) (*rawFile, error) {
 		return nil, osErr(err)
 	}
 	f.fd, f.regular, f.eof = fd, regular, false
-	n, err := f.readFD(f.headBuf[:])
-	if err != nil {
-		f.release()
-		return nil, err
-	}
-	f.head = f.headBuf[:n]
-	if n < input.HeadLen {
-		f.eof = n == 0
-	}
 	return f, nil
 }
 
@@ -87,14 +74,8 @@ func (f *rawFile) readFD(p []byte) (int, error) {
 	}
 }
 
-// Read returns the head first (as rg's BOM-sniffing reader does), then
-// reads the descriptor.
+// Read reads the descriptor.
 func (f *rawFile) Read(p []byte) (int, error) {
-	if len(f.head) > 0 {
-		n := copy(p, f.head)
-		f.head = f.head[n:]
-		return n, nil
-	}
 	if f.eof {
 		return 0, io.EOF
 	}
@@ -127,6 +108,5 @@ func (f *rawFile) Close() error {
 // release closes f and gives it back to rawFiles; f is not used after.
 func (f *rawFile) release() {
 	_ = f.Close()
-	f.head = nil
 	rawFiles.Put(f)
 }

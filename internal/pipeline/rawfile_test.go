@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// TestOpenRawReads checks that a rawFile returns the whole file, head
-// first, for sizes around the head's length, regular or not, and that a
+// TestOpenRawReads checks that a rawFile returns the whole file, for
+// sizes around the head's length, regular or not, and that a
 // released rawFile reused for the next file returns that file's bytes.
 func TestOpenRawReads(t *testing.T) {
 	dir := t.TempDir()
@@ -56,8 +56,8 @@ func TestOpenRawErrors(t *testing.T) {
 	}
 }
 
-// TestOpenRawAllocs checks that opening, reading the head of and
-// releasing a regular file allocates nothing once a rawFile is pooled
+// TestOpenRawAllocs checks that opening and releasing a regular file
+// allocates nothing once a rawFile is pooled
 // (this ran once per searched file).
 func TestOpenRawAllocs(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "some", "deeper", "name.go")

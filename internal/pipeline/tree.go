@@ -98,19 +98,9 @@ func (o *Options) searchBytes(s *search.Searcher, p search.Sink, path string, da
 		}
 		return s.SearchSlice(dec, p)
 	}
-	h := headReader{r: bytes.NewReader(data)}
-	if err := h.fill(); err != nil {
-		return err
-	}
-	if input.Raw(path, h.head, iopts) {
-		return s.SearchReader(&h, p)
-	}
-	rc, err := input.NewReader(&h, path, iopts)
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	return s.SearchReader(rc, p)
+	r := newSniffReader(bytes.NewReader(data), path, iopts, o.Search.BOMPeek)
+	defer r.release()
+	return s.SearchReader(r, p)
 }
 
 // FilesTree is Files over a walker.Tree (--files with --rev).

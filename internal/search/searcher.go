@@ -47,6 +47,17 @@ type Config struct {
 	BOMPeek bool
 }
 
+// A SplitReader is a reader whose one Read of n bytes gives the bytes that
+// a Read of 3 and one of n-3 would (one read of a file or pipe per call).
+// With Config.BOMPeek the searcher asks it for a whole buffer at once and
+// takes the first three bytes as the first read, the rest as the next
+// one: rg's buffer steps, one read call fewer per file.
+type SplitReader interface {
+	io.Reader
+	// SplitReads marks the reader; it does nothing.
+	SplitReads()
+}
+
 // Searcher searches inputs with one matcher. It is not safe for concurrent
 // use; make one per worker. Its buffer is reused between searches.
 type Searcher struct {
@@ -693,6 +704,7 @@ func (s *Searcher) SearchReader(r io.Reader, sink Sink) (err error) {
 	defer recoverAbort(&err)
 	c := s.newCore(sink, false)
 	lb := lineBuffer{r: r, term: s.cfg.LineTerm, binary: s.cfg.Binary, peek: s.cfg.BOMPeek, binaryOffset: -1}
+	_, lb.split = r.(SplitReader)
 	if cap(s.buf) < BufferCapacity {
 		s.buf = make([]byte, BufferCapacity)
 	}
@@ -769,7 +781,12 @@ type lineBuffer struct {
 	binary       BinaryMode
 	binaryOffset int64
 	peek         bool // first read limited to 3 bytes
-	reads        int
+	// split: the reader is a SplitReader; the first read, with peek, then
+	// takes a whole buffer and leaves all but 3 bytes pending, at
+	// buf[end:end+pending], for the next fill.
+	split   bool
+	pending int
+	reads   int
 	mapped       bool // buf is growbuf's mapping (release it when done)
 }
 
@@ -781,10 +798,10 @@ func (lb *lineBuffer) roll() {
 	if lb.pos == 0 {
 		return
 	}
-	n := copy(lb.buf, lb.buf[lb.pos:lb.end])
+	n := copy(lb.buf, lb.buf[lb.pos:lb.end+lb.pending])
 	lb.absOffset += int64(lb.pos)
 	lb.lastTerm -= lb.pos
-	lb.end = n
+	lb.end = n - lb.pending
 	lb.pos = 0
 }
 
@@ -794,15 +811,7 @@ func (lb *lineBuffer) fill() (bool, error) {
 	}
 	lb.roll()
 	for {
-		if lb.end == len(lb.buf) {
-			lb.buf, lb.mapped = growbuf.Grow(lb.buf, lb.end, 2*len(lb.buf), lb.mapped)
-		}
-		free := lb.buf[lb.end:]
-		if lb.peek && lb.reads == 0 && len(free) > 3 {
-			free = free[:3]
-		}
-		lb.reads++
-		n, err := readSome(lb.r, free)
+		n, err := lb.read()
 		if err != nil {
 			return false, err
 		}
@@ -839,6 +848,29 @@ func (lb *lineBuffer) fill() (bool, error) {
 			return true, nil
 		}
 	}
+}
+
+// read reads once into the buffer's free space (grown when there is
+// none), or gives the bytes a split first read left pending.
+func (lb *lineBuffer) read() (int, error) {
+	if n := lb.pending; n > 0 {
+		lb.pending = 0
+		return n, nil
+	}
+	if lb.end == len(lb.buf) {
+		lb.buf, lb.mapped = growbuf.Grow(lb.buf, lb.end, 2*len(lb.buf), lb.mapped)
+	}
+	free := lb.buf[lb.end:]
+	first := lb.peek && lb.reads == 0 && len(free) > 3
+	if first && !lb.split {
+		free = free[:3]
+	}
+	lb.reads++
+	n, err := readSome(lb.r, free)
+	if first && n > 3 {
+		lb.pending, n = n-3, 3
+	}
+	return n, err
 }
 
 // readSome reads once, retrying on zero-byte reads that are not EOF.

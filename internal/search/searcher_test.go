@@ -151,3 +151,36 @@ func TestLongLine(t *testing.T) {
 
 // lastLineEnd is the end of the last complete line in s.
 func lastLineEnd(s string) int { return strings.LastIndexByte(s, '\n') + 1 }
+
+// splitReader is a strings.Reader as a SplitReader.
+type splitReader struct{ *strings.Reader }
+
+func (splitReader) SplitReads() {}
+
+// TestSplitReaderSteps: with BOMPeek, a SplitReader's whole first read
+// gives the events that rg's three-byte first read gives (a line ending
+// in those bytes is searched before a later NUL is seen), in every binary
+// mode, with and without context kept, for inputs around three bytes
+// long.
+func TestSplitReaderSteps(t *testing.T) {
+	big := strings.Repeat("filler line\n", BufferCapacity/12+10)
+	inputs := []string{"", "n", "n\n", "n\nx", "n\nneedle\x00", "needle\n\x00", "ab\x00needle\n", "n\r\nneedle\n",
+		"needle\n" + big + "needle\x00", "x\n" + big + "\x00needle\n", strings.Repeat("needle ", BufferCapacity/7+3) + "\n\x00"}
+	for _, mode := range []BinaryMode{BinaryQuit, BinaryConvert, BinaryNone} {
+		for _, in := range inputs {
+			for _, after := range []int{0, 1} {
+				cfg := Config{LineTerm: '\n', LineNumbers: true, Binary: mode, BOMPeek: true, After: after}
+				var plain, split recorder
+				if err := New(cfg, litMatcher{[]byte("needle"), '\n'}).SearchReader(strings.NewReader(in), &plain); err != nil {
+					t.Fatal(err)
+				}
+				if err := New(cfg, litMatcher{[]byte("needle"), '\n'}).SearchReader(splitReader{strings.NewReader(in)}, &split); err != nil {
+					t.Fatal(err)
+				}
+				if plain.b.String() != split.b.String() {
+					t.Errorf("mode %v, after %d, input %.40q:\nsplit %s\nplain %s", mode, after, in, split.b.String(), plain.b.String())
+				}
+			}
+		}
+	}
+}
