@@ -26,7 +26,9 @@ func (c Category) String() string { return categoryNames[c] }
 // Classify puts a '/'-separated path in one category, the first that
 // applies of: vendored (a vendor, third_party or node_modules folder),
 // test data (testdata, fixtures), generated (the file says so, or its
-// name: .pb.go, _generated., zz_generated), example (examples folders,
+// name: .pb.go, _generated., zz_generated; a build's output: JavaScript,
+// TypeScript declarations or CSS in a dist folder, minified JavaScript),
+// example (examples folders,
 // example_test.go), test (_test., test_, .test., .spec., test and tests
 // folders), documentation (.md, .rst, .txt, .adoc, doc and docs folders),
 // else code.
@@ -49,7 +51,8 @@ func Classify(p string, generated bool) Category {
 		return Vendor
 	case has("testdata", "fixtures", "__fixtures__"):
 		return TestData
-	case generated || strings.HasSuffix(base, ".pb.go") || strings.Contains(base, "_generated.") || strings.HasPrefix(base, "zz_generated"):
+	case generated || strings.HasSuffix(base, ".pb.go") || strings.Contains(base, "_generated.") || strings.HasPrefix(base, "zz_generated") ||
+		has("dist") && webBuild(base) || minified(base):
 		return Generated
 	case has("examples", "example", "_examples") || strings.HasPrefix(base, "example_test.") || strings.HasPrefix(base, "example_"):
 		return Example
@@ -64,6 +67,34 @@ func Classify(p string, generated bool) Category {
 		return Doc
 	}
 	return Code
+}
+
+// minified reports whether base names minified JavaScript (x.min.js,
+// .min.mjs, .min.cjs): a build's output, like a dist folder's compiled
+// copies of the sources (an npm package ships both: rxjs's dist/cjs,
+// dist/esm, dist/esm5, dist/types and dist/bundles repeat every source
+// file of its src).
+func minified(base string) bool {
+	for _, ext := range []string{".min.js", ".min.mjs", ".min.cjs"} {
+		if strings.HasSuffix(base, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// webBuild reports whether base is what a web build writes to its dist
+// folder: JavaScript, TypeScript declarations, CSS. Go's cmd/dist, a
+// dist folder of Go sources, stays code.
+func webBuild(base string) bool {
+	if strings.HasSuffix(base, ".d.ts") {
+		return true
+	}
+	switch path.Ext(base) {
+	case ".js", ".mjs", ".cjs", ".css":
+		return true
+	}
+	return false
 }
 
 // isHeader reports whether path is a C or C++ header (.h, .hh, .hpp,

@@ -322,6 +322,9 @@ func TestClassify(t *testing.T) {
 		"vendor/golang.org/x/y.go": Vendor, "x/y.pb.go": Generated, "examples/hello/main.go": Example,
 		"strings/example_test.go": Example, "README.md": Doc, "docs/guide.go": Doc, "src/tests/a.py": Test,
 		"web/app.spec.ts": Test, "node_modules/x/index.js": Vendor,
+		"dist/esm/internal/Observable.js": Generated, "dist/types/index.d.ts": Generated,
+		"lib/tar/index.min.js": Generated, "src/admin.js": Code, "scripts/distribute.sh": Code,
+		"cmd/dist/build.go": Code, "dist/notes.md": Doc,
 	}
 	for p, want := range cases {
 		if got := Classify(p, false); got != want {
