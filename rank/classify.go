@@ -30,8 +30,8 @@ func (c Category) String() string { return categoryNames[c] }
 // TypeScript declarations or CSS in a dist folder, minified JavaScript),
 // example (examples folders,
 // example_test.go), test (_test., test_, .test., .spec., test and tests
-// folders), documentation (.md, .rst, .txt, .adoc, doc and docs folders),
-// else code.
+// folders), documentation (.md, .rst, .txt, .adoc, a project's documents
+// such as README or ChangeLog, doc and docs folders), else code.
 func Classify(p string, generated bool) Category {
 	segs := strings.Split(strings.ToLower(p), "/")
 	base := segs[len(segs)-1]
@@ -59,14 +59,29 @@ func Classify(p string, generated bool) Category {
 	case strings.Contains(base, "_test.") || strings.HasPrefix(base, "test_") || strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") || has("test", "tests", "__tests__", "spec"):
 		return Test
 	}
-	switch path.Ext(base) {
-	case ".md", ".rst", ".txt", ".adoc":
+	switch ext := path.Ext(base); {
+	case ext == ".md" || ext == ".rst" || ext == ".txt" || ext == ".adoc":
+		return Doc
+	case ext == "" && projectDocs[base]:
 		return Doc
 	}
 	if has("doc", "docs") {
 		return Doc
 	}
 	return Code
+}
+
+// projectDocs are the names (lower case) of a project's own documents,
+// files without an extension (install.c stays code) which a
+// repository has whatever its language: a C project's COPYRIGHT and
+// WHATSNEW name its functions and folders in prose (over the whole musl
+// tree, COPYRIGHT came first for "how is a regular expression compiled",
+// WHATSNEW second for getaddrinfo).
+var projectDocs = map[string]bool{
+	"readme": true, "install": true, "copying": true, "copyright": true, "license": true, "licence": true,
+	"authors": true, "contributors": true, "credits": true, "thanks": true, "maintainers": true,
+	"changes": true, "changelog": true, "news": true, "whatsnew": true, "history": true, "releases": true,
+	"todo": true, "notice": true, "hacking": true, "contributing": true, "bugs": true, "patents": true,
 }
 
 // minified reports whether base names minified JavaScript (x.min.js,

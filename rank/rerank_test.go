@@ -325,6 +325,8 @@ func TestClassify(t *testing.T) {
 		"dist/esm/internal/Observable.js": Generated, "dist/types/index.d.ts": Generated,
 		"lib/tar/index.min.js": Generated, "src/admin.js": Code, "scripts/distribute.sh": Code,
 		"cmd/dist/build.go": Code, "dist/notes.md": Doc,
+		"COPYRIGHT": Doc, "musl/WHATSNEW": Doc, "ChangeLog": Doc, "LICENSE.txt": Doc, "NEWS.rst": Doc,
+		"src/license.go": Code, "src/install.c": Code, "Makefile": Code, "src/readme_test.go": Test,
 	}
 	for p, want := range cases {
 		if got := Classify(p, false); got != want {
