@@ -44,7 +44,7 @@ func readTrees(dir, list string) ([]tree, error) {
 		if len(cols) != 6 {
 			return nil, fmt.Errorf("%s:%d: want 6 columns", list, i+1)
 		}
-		t := tree{name: cols[0], lang: cols[1], dir: filepath.Join(dir, cols[0]), pin: cols[2] + " " + cols[3] + " " + cols[4]}
+		t := tree{name: cols[0], lang: cols[1], dir: filepath.Join(dir, cols[0]), pin: cols[2] + " " + cols[3] + " " + cols[4] + " " + cols[5]}
 		have, err := os.ReadFile(filepath.Join(t.dir, ".pin"))
 		if err != nil || strings.TrimSpace(string(have)) != t.pin {
 			return nil, fmt.Errorf("tree %s is not installed at its pin (%s): make rank-trees", t.name, t.pin)

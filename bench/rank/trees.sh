@@ -1,7 +1,8 @@
 #!/bin/sh
 # rank-trees: installs the pinned trees of bench/rank/corpora.tsv into
 # $1 (outside the repository), one folder per tree, each with a .pin file
-# naming its package and version. A tree whose .pin matches is kept.
+# naming its package, version and folders. A tree whose .pin matches is
+# kept.
 set -eu
 dest=${1:?usage: trees.sh DEST}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -11,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 apt_ready=
 grep -v '^#' "$here/corpora.tsv" | while IFS='	' read -r name lang source pkg version folders; do
 	[ -n "$name" ] || continue
-	pin="$source $pkg $version"
+	pin="$source $pkg $version $folders"
 	if [ -f "$dest/$name/.pin" ] && [ "$(cat "$dest/$name/.pin")" = "$pin" ]; then
 		continue
 	fi
@@ -57,7 +58,7 @@ grep -v '^#' "$here/corpora.tsv" | while IFS='	' read -r name lang source pkg ve
 		esac
 		# Each folder keeps its path below the package's root, without a
 		# shared prefix of absolute paths.
-		if [ "$f" = . ]; then
+		if [ "$f" = . ] || [ "${f%/.}" != "$f" ]; then
 			cp -R "$src/." "$dest/$name/"
 		else
 			part=$(basename "$src")
