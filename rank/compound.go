@@ -96,3 +96,50 @@ func wordForms(w string) []string {
 	}
 	return forms
 }
+
+// prefixedWords adds to a natural-language query the index's terms that
+// put one letter before one of its words, as C names a function's
+// variants: "sort an array" meets qsort, "search a sorted array" bsearch,
+// "print formatted output" vprintf. Such a term stands for its word at
+// p.Prefixed of the word's weight, and must be rarer than the word in the
+// index (a rare name, not another common word: block is no variant of
+// lock).
+func (ix *Index) prefixedWords(q *Query, p *Params) {
+	if p.Prefixed == 0 || q.Symbol || len(q.Terms) == 0 {
+		return
+	}
+	bits := q.wordBits()
+	consistent := len(q.termBits) == len(q.Terms)
+	have := make(map[string]bool, len(q.Terms))
+	for _, qt := range q.Terms {
+		have[qt.Term] = true
+	}
+	added, n := 0, len(q.Terms)
+	for ti := 0; ti < n; ti++ {
+		qt := q.Terms[ti]
+		w := qt.Term
+		if qt.Weight < 1 || len(w) < minPrefixedWord || !lowerLetters(w) {
+			continue
+		}
+		wdf := 0
+		if id, ok := ix.lookupTerm(w); ok {
+			wdf = ix.df(id)
+		}
+		for c := byte('a'); c <= 'z'; c++ {
+			t := string(c) + w
+			if have[t] || added >= maxPrefixed || len(q.Terms) >= MaxQueryTerms {
+				continue
+			}
+			id, ok := ix.lookupTerm(t)
+			if !ok || ix.df(id) >= wdf && wdf > 0 {
+				continue
+			}
+			have[t] = true
+			added++
+			q.Terms = append(q.Terms, QueryTerm{t, p.Prefixed * qt.Weight})
+			if consistent {
+				q.termBits = append(q.termBits, bits[ti])
+			}
+		}
+	}
+}

@@ -55,3 +55,41 @@ func TestWordForms(t *testing.T) {
 		t.Errorf("wordForms(str) = %v", f)
 	}
 }
+
+// Prefixed: the index's term that puts one letter before a word of a
+// natural-language query (qsort for sort) is scored for the word; without
+// the factor the file that holds only that name is not found. A prefixed
+// term more common than its word (block beside lock) is no variant.
+func TestPrefixed(t *testing.T) {
+	ix := build(
+		doc("s/qsort.c", tc{"qsort", "void qsort base nel width"}),
+		doc("s/other.c", tc{"", "two other things"}),
+		doc("s/lock.c", tc{"", "lock the mutex"}),
+		doc("s/block1.c", tc{"", "block device block size"}),
+		doc("s/block2.c", tc{"", "block reads"}),
+	)
+	p := neutral()
+	found := func(p *Params, query, key string) bool {
+		return slices.Contains(order(ix.Search(query, p, 10)), key)
+	}
+	if found(&p, "sort the entries", "s/qsort.c:1") {
+		t.Fatalf("Prefixed=0: qsort.c found")
+	}
+	p.Prefixed = 0.3
+	if !found(&p, "sort the entries", "s/qsort.c:1") {
+		t.Errorf("Prefixed=0.3: qsort.c not found for sort the entries")
+	}
+	q := ParseQuery("take the lock", &p)
+	ix.prefixedWords(&q, &p)
+	for _, qt := range q.Terms {
+		if qt.Term == "block" {
+			t.Errorf("block, more common than lock, added: %v", q.Terms)
+		}
+	}
+	q = ParseQuery("sort the entries", &p)
+	ix.prefixedWords(&q, &p)
+	i := slices.IndexFunc(q.Terms, func(qt QueryTerm) bool { return qt.Term == "qsort" })
+	if i < 0 || q.Terms[i].Weight != 0.3 || q.termBits[i] != 1 {
+		t.Errorf("qsort: %v %v", q.Terms, q.termBits)
+	}
+}

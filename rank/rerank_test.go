@@ -53,6 +53,7 @@ func neutral() Params {
 	p.NameEvidence = 0
 	p.Abbrev = 0
 	p.Compound = 0
+	p.Prefixed = 0
 	return p
 }
 
