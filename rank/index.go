@@ -303,7 +303,6 @@ type Hit struct {
 func (ix *Index) Search(query string, p *Params, limit int) []Hit {
 	q := ParseQuery(query, p)
 	ix.compounds(&q, p)
-	ix.prefixedWords(&q, p)
 	ix.abbreviations(&q, p)
 	return ix.rank(&q, p, limit, -1)
 }

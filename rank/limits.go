@@ -109,11 +109,3 @@ const (
 	// maxCompounds is how many compound terms one query adds.
 	maxCompounds = 8
 )
-
-// Bounds of the prefixed words of a query (prefixedWords).
-const (
-	// minPrefixedWord is the shortest word given a one-letter prefix.
-	minPrefixedWord = 4
-	// maxPrefixed is how many prefixed terms one query adds.
-	maxPrefixed = 4
-)

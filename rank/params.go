@@ -49,10 +49,6 @@ type Params struct {
 	// natural-language query, as written or contracted ("strcmp" for
 	// compare strings; compounds).
 	Compound float64
-	// Prefixed weighs the index's terms that put one letter before a
-	// word of a natural-language query, as C names its variants ("qsort"
-	// for sort, "bsearch" for search; prefixedWords).
-	Prefixed float64
 	// Mentioned is the prior of a category the query mentions.
 	Mentioned float64
 	// NameEvidence multiplies the best chunk of each of the best files by
@@ -84,7 +80,6 @@ var Default = Params{
 	NameEvidence: 0.4,
 	Abbrev:       0.3,
 	Compound:     0.3,
-	Prefixed:     0.3,
 }
 
 // lengthNorm is BM25's length normalisation for query q.

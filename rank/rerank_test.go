@@ -53,7 +53,6 @@ func neutral() Params {
 	p.NameEvidence = 0
 	p.Abbrev = 0
 	p.Compound = 0
-	p.Prefixed = 0
 	return p
 }
 
