@@ -32,7 +32,7 @@ func TestReadWhole(t *testing.T) {
 		{write("empty", nil), nil},
 		{dir, nil},
 	} {
-		data, release, err := readWhole(c.path)
+		data, release, err := readWhole(c.path, c.path != dir)
 		if err != nil {
 			t.Fatalf("%s: %v", c.path, err)
 		}
@@ -43,7 +43,7 @@ func TestReadWhole(t *testing.T) {
 			release()
 		}
 	}
-	if _, _, err := readWhole(filepath.Join(dir, "missing")); err == nil {
+	if _, _, err := readWhole(filepath.Join(dir, "missing"), true); err == nil {
 		t.Fatal("a missing file: no error")
 	}
 }

@@ -178,7 +178,7 @@ func (o *Options) searchOne(s *search.Searcher, p search.Sink, e walker.Entry) e
 		if !o.Mmap {
 			// -U: a small file is read whole into a pooled buffer, the
 			// same bytes as a mapping without its syscalls and faults.
-			data, release, err = readWhole(e.Path)
+			data, release, err = readWhole(e.Path, e.Mode.IsRegular())
 		}
 		if data == nil && err == nil {
 			data, release, err = mapFile(e.Path)
