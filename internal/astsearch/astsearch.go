@@ -150,6 +150,16 @@ func (s *sink) Begin(e walker.Entry) (bool, bool) {
 // Open implements pipeline.Opener: the file's bytes are captured as the
 // pipeline reads them, and its revision is tracked.
 func (s *sink) Open(e walker.Entry) (pipeline.File, pipeline.Tap, error) {
+	if s.r.o.Open == nil && e.Mode.IsRegular() {
+		// A walked regular file: a bare descriptor (pipeline.OpenRegular).
+		f, fi, err := pipeline.OpenRegular(e.Path)
+		if err != nil {
+			return nil, nil, oserr.Wrap(err)
+		}
+		// The bytes of a file of at most syntax.MaxSource are kept to parse.
+		s.tap = revisions.NewTapStat(f, fi, syntax.MaxSource, nil)
+		return f, s.tap, nil
+	}
 	open := s.r.o.Open
 	if open == nil {
 		open = os.Open
@@ -158,7 +168,6 @@ func (s *sink) Open(e walker.Entry) (pipeline.File, pipeline.Tap, error) {
 	if err != nil {
 		return nil, nil, oserr.Wrap(err)
 	}
-	// The bytes of a file of at most syntax.MaxSource are kept to parse.
 	c, err := revisions.NewTap(f, syntax.MaxSource, nil)
 	if err != nil {
 		f.Close()

@@ -162,6 +162,26 @@ func openCheckedFD(path string, refuse func(real string) error) (File, fs.FileIn
 	return f, fi, nil, true
 }
 
+// OpenRegular opens a file that the walk saw as a regular file, as
+// os.Open does (symlinks followed), as a bare descriptor with its fstat: no
+// os.File flag query, poller registration, finalizer or scheduler
+// hand-off per file. Anything else at path (it changed since the walk)
+// is opened by os.Open, as before.
+func OpenRegular(path string) (File, fs.FileInfo, error) {
+	var cpath []byte
+	fd, err := rawOpen(&cpath, path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	f := &fdFile{fd: fd, name: path}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return openStat(path)
+	}
+	return f, fi, nil
+}
+
 // rawOpenat2 is unix.Openat2 from the working directory as a raw system
 // call: with O_NONBLOCK it does not wait for a FIFO's writer, and what it
 // opens is checked to be a regular file before any read.

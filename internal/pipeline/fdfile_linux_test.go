@@ -87,3 +87,42 @@ func TestOpenCheckedFileDescriptor(t *testing.T) {
 	}
 	g.Close()
 }
+
+// TestOpenRegular: a regular file (through a symlink too, as os.Open
+// follows it) opens as a bare descriptor with its fstat and reads its
+// bytes; a folder at the path falls back to os.Open; a missing file is
+// os.Open's error.
+func TestOpenRegular(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.txt")
+	os.WriteFile(file, []byte("hello\n"), 0o644)
+	link := filepath.Join(dir, "l")
+	os.Symlink(file, link)
+	for _, p := range []string{file, link} {
+		f, fi, err := OpenRegular(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := f.(*fdFile); !ok || fi.Size() != 6 || !fi.Mode().IsRegular() {
+			t.Errorf("%s: %T, size %d, mode %v", p, f, fi.Size(), fi.Mode())
+		}
+		b, err := io.ReadAll(f)
+		f.Close()
+		if err != nil || string(b) != "hello\n" {
+			t.Errorf("%s: read %q, %v", p, b, err)
+		}
+	}
+	f, fi, err := OpenRegular(dir)
+	if err != nil || !fi.IsDir() {
+		t.Fatalf("folder: %v %v", fi, err)
+	}
+	if _, ok := f.(*os.File); !ok {
+		t.Errorf("folder: %T, want the os.File fallback", f)
+	}
+	f.Close()
+	_, _, err = OpenRegular(filepath.Join(dir, "missing"))
+	_, want := os.Open(filepath.Join(dir, "missing"))
+	if err == nil || err.Error() != want.Error() || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing: %v, os.Open says %v", err, want)
+	}
+}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"io"
 	"io/fs"
+	"os"
 )
 
 // File is a file an Opener opened for the pipeline to read: an *os.File,
@@ -33,6 +34,20 @@ func OpenCheckedFile(path string, refuse func(real string) error) (File, fs.File
 	}
 	f, fi, err := OpenCheckedStat(path, refuse)
 	if err != nil {
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// openStat is os.Open with the file's fstat.
+func openStat(path string) (File, fs.FileInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
 		return nil, nil, err
 	}
 	return f, fi, nil
