@@ -311,10 +311,8 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	ix := b.Index()
 	memoPut(key, ix)
 	if useCache {
-		data, err := rank.Encode(key, ix)
-		if err == nil {
-			err = o.Store.WriteBlob(name, data)
-		}
+		// Written piece by piece from the index's own tables.
+		err := o.Store.WriteBlobFrom(name, func(w io.Writer) error { return rank.EncodeTo(w, key, ix) })
 		if err != nil {
 			st.CacheErr = err
 		} else {
