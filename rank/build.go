@@ -2,9 +2,11 @@ package rank
 
 import (
 	"encoding/binary"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Build indexes docs (in any order; the index sorts them by path, and a
@@ -121,31 +123,66 @@ func (b *Builder) Index() *Index {
 		}
 	}
 	sortTerms(terms, order)
-	size, tsize := 0, 0
+	size := 0
 	for _, id := range order {
-		size += uvarintLen(uint64(b.post.terms[id].df)) + int(b.post.terms[id].total)
-		tsize += len(terms[id])
+		size += int(b.post.terms[id].total)
 	}
-	// Each term's postings are its count, then its pairs.
-	ix.termOff = make(offsets, 0, 4*(len(order)+1))
-	ix.postOff = make(offsets, 0, 4*(len(order)+1))
-	ix.termBlob = make([]byte, 0, tsize)
-	ix.postBlob = make([]byte, 0, size)
-	for _, id := range order {
-		ix.termOff = ix.termOff.add(len(ix.termBlob))
-		ix.termBlob = append(ix.termBlob, terms[id]...)
-		ix.postOff = ix.postOff.add(len(ix.postBlob))
-		ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(b.post.terms[id].df))
-		ix.postBlob = b.post.appendTo(ix.postBlob, &b.post.terms[id])
-	}
-	ix.termOff = ix.termOff.add(len(ix.termBlob))
-	ix.postOff = ix.postOff.add(len(ix.postBlob))
+	parts := min(max(size/parallelLayoutBytes, 1), runtime.GOMAXPROCS(0))
+	ix.termOff, ix.postOff, ix.termBlob, ix.postBlob = b.layout(terms, order, parts)
 	if ix.chunkLen == nil {
 		ix.chunkLen = []float32{}
 	}
 	ix.finish(b.total)
 	b.nb, b.post = nil, postLists{}
 	return ix
+}
+
+// layout lays out the terms of ids order (sorted) and their postings, each
+// term's its count then its pairs. The offsets are summed first; the
+// bytes are then copied in parts (of about equal postings bytes) at
+// once: reading each term's chain of blocks and faulting in the new
+// tables was most of the serial end of a build.
+func (b *Builder) layout(terms []string, order []uint32, parts int) (termOff, postOff offsets, termBlob, postBlob []byte) {
+	termOff, postOff = make(offsets, 4*(len(order)+1)), make(offsets, 4*(len(order)+1))
+	tsize, psize := 0, 0
+	for k, id := range order {
+		binary.LittleEndian.PutUint32(termOff[4*k:], uint32(tsize))
+		binary.LittleEndian.PutUint32(postOff[4*k:], uint32(psize))
+		t := &b.post.terms[id]
+		tsize += len(terms[id])
+		psize += uvarintLen(uint64(t.df)) + int(t.total)
+	}
+	binary.LittleEndian.PutUint32(termOff[4*len(order):], uint32(tsize))
+	binary.LittleEndian.PutUint32(postOff[4*len(order):], uint32(psize))
+	termBlob, postBlob = make([]byte, tsize), make([]byte, psize)
+	fill := func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			id := order[k]
+			copy(termBlob[termOff.at(k):], terms[id])
+			t := &b.post.terms[id]
+			at, end := postOff.at(k), postOff.at(k+1)
+			at += uint32(binary.PutUvarint(postBlob[at:end], uint64(t.df)))
+			// In place: the slice has room for exactly the term's bytes.
+			b.post.appendTo(postBlob[at:at:end], t)
+		}
+	}
+	var wg sync.WaitGroup
+	lo := 0
+	for p := 1; p <= parts; p++ {
+		// Parts of about equal postings bytes.
+		hi := sort.Search(len(order), func(k int) bool { return int(postOff.at(k)) >= p*psize/parts })
+		if p == parts {
+			hi = len(order)
+		}
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			fill(lo, hi)
+		}(lo, hi)
+		lo = hi
+	}
+	wg.Wait()
+	return termOff, postOff, termBlob, postBlob
 }
 
 // numbering gives the terms of an index's documents their ids in its

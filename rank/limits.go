@@ -53,6 +53,10 @@ const (
 	// sorts them in two halves at once.
 	parallelSortTerms = 1 << 14
 
+	// parallelLayoutBytes is how many bytes of postings each part of an
+	// index's layout copies at least (Builder.layout): fewer make one.
+	parallelLayoutBytes = 1 << 20
+
 	// hotRuns is the most entries of a run table's hot cache (a power of
 	// two; 32 bytes each), and hotRunBytes the longest run it holds.
 	hotRuns     = 1 << 14

@@ -1,6 +1,8 @@
 package rank
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/rand"
 	"sort"
@@ -181,6 +183,47 @@ func TestSortTermsMatchesCompare(t *testing.T) {
 			if terms[ids[i-1]] >= terms[ids[i]] {
 				t.Fatalf("n=%d: %q before %q", n, terms[ids[i-1]], terms[ids[i]])
 			}
+		}
+	}
+}
+
+// A Builder's layout in several parts at once is its layout in one, and
+// the postings it lays out are the ones added (differential).
+func TestLayoutPartsMatchOne(t *testing.T) {
+	rng := rand.New(rand.NewSource(13))
+	var docs []*FileDoc
+	for f := 0; f < 200; f++ {
+		s := "package p\n\n"
+		for l := 0; l < 1+rng.Intn(30); l++ {
+			s += fmt.Sprintf("func F%d() { w%d(x%d) }\n", rng.Intn(500), rng.Intn(2000), rng.Intn(50))
+		}
+		docs = append(docs, NewFileDoc(fmt.Sprintf("d/f%03d.go", f), revisionOf(s), []byte(s)))
+	}
+	b := NewBuilder()
+	for _, d := range docs {
+		b.Add(d)
+	}
+	terms := b.nb.dict.snapshot()
+	var order []uint32
+	for id := range b.post.terms {
+		if b.post.terms[id].df > 0 {
+			order = append(order, uint32(id))
+		}
+	}
+	sortTerms(terms, order)
+	to1, po1, tb1, pb1 := b.layout(terms, order, 1)
+	for _, parts := range []int{2, 3, 7, len(order) + 5} {
+		to, po, tb, pb := b.layout(terms, order, parts)
+		if !bytes.Equal(to, to1) || !bytes.Equal(po, po1) || !bytes.Equal(tb, tb1) || !bytes.Equal(pb, pb1) {
+			t.Errorf("%d parts: the layout differs from one part's", parts)
+		}
+	}
+	// Each term's postings are its document frequency and pairs.
+	for k, id := range order {
+		p := po1.span(pb1, k)
+		df, n := binary.Uvarint(p)
+		if n <= 0 || uint32(df) != b.post.terms[id].df || len(p)-n != int(b.post.terms[id].total) {
+			t.Fatalf("term %q: postings %x", terms[id], p)
 		}
 	}
 }
