@@ -48,8 +48,10 @@ func NewBuilderFor(files int) *Builder {
 		files = min(files, MaxFiles)
 		chunks := files * builderChunksPerFile
 		b.post.reserve(hint)
-		b.ix.files = make([]fileMeta, 0, files)
-		b.ix.built, b.ix.chunkFile, b.ix.chunkLen = make([]Chunk, 0, chunks), make([]int32, 0, chunks), make([]float32, 0, chunks)
+		// The tables of pointers are written first (written): appending
+		// to them in a collection reads the old values.
+		b.ix.files = written(make([]fileMeta, files))[:0]
+		b.ix.built, b.ix.chunkFile, b.ix.chunkLen = written(make([]Chunk, chunks))[:0], make([]int32, 0, chunks), make([]float32, 0, chunks)
 	}
 	return b
 }

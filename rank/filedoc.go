@@ -90,7 +90,7 @@ func (t *termDict) snapshot() []string {
 
 // newTermDict makes a dictionary sized for hint terms.
 func newTermDict(hint int, shared bool) *termDict {
-	t := &termDict{ids: newRunTable(hint), terms: make([]string, 0, hint)}
+	t := &termDict{ids: newRunTable(hint), terms: written(make([]string, hint))[:0]}
 	if shared {
 		t.mu = new(sync.Mutex)
 	}

@@ -49,7 +49,18 @@ func newRunTable(hint int) *runTable {
 	for n < 2*hint {
 		n *= 2
 	}
-	return &runTable{seed: maphash.MakeSeed(), hot: make([]hotRun, min(n, hotRuns)), slots: make([]uint64, n), ents: make([]runEntry, 0, hint)}
+	return &runTable{seed: maphash.MakeSeed(), hot: written(make([]hotRun, min(n, hotRuns))), slots: written(make([]uint64, n)), ents: make([]runEntry, 0, hint)}
+}
+
+// written returns t once each of its pages is written (with zeros). A
+// large table fresh from the system is not (it reads as zeros): the first
+// read of a page (a lookup, or the write barrier of an append during a
+// collection, which reads the old pointer) maps the shared zero page and
+// the first write to it faults again, copying the page and flushing it
+// from every core's TLB: a tenth of a cold build's system time.
+func written[T any](t []T) []T {
+	clear(t)
+	return t
 }
 
 // hotOf is the hot cache's entry for hash h.
@@ -114,7 +125,7 @@ func (t *runTable) place(h uint64, e uint32) {
 
 // grow doubles the slots and places every entry again.
 func (t *runTable) grow() {
-	t.slots = make([]uint64, 2*len(t.slots))
+	t.slots = written(make([]uint64, 2*len(t.slots)))
 	for k := range t.ents {
 		e := &t.ents[k]
 		t.place(maphash.Bytes(t.seed, t.keys[e.off:e.off+e.n]), uint32(k+1))

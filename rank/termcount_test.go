@@ -227,3 +227,11 @@ func TestLayoutPartsMatchOne(t *testing.T) {
 		}
 	}
 }
+
+// written clears a table in place (all of it, the same array).
+func TestWritten(t *testing.T) {
+	a := []uint64{1, 2, 3}
+	if b := written(a); &b[0] != &a[0] || len(b) != 3 || a[0]|a[1]|a[2] != 0 {
+		t.Errorf("written: %v", a)
+	}
+}
