@@ -252,56 +252,47 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	}
 
 	// The documents are read in parallel and indexed in path order as
-	// they come (rank.Builder): at most buildWindow are held at once, so
-	// a build's memory is its index's, not every file's terms.
+	// they come (rank.Builder, inOrder): at most buildWindow are held at
+	// once, so a build's memory is its index's, not every file's terms.
 	order := make([]int, len(paths))
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return shown[order[a]] < shown[order[b]] })
-	docs := make([]*rank.FileDoc, len(paths))
-	ready := make([]chan struct{}, len(paths))
-	for i := range ready {
-		ready[i] = make(chan struct{})
-	}
-	slots := make(chan struct{}, buildWindow)
-	work := make(chan int)
 	// The workers count terms in the builder's own dictionary (one for
 	// the build, and no renumbering as the builder adds a document).
 	b := rank.NewBuilderFor(len(paths) - reused)
+	q := newInOrder(len(order), buildWindow, func(_ int, d *rank.FileDoc) {
+		if d != nil && !tk.stop.Load() {
+			b.Add(d)
+		}
+	})
+	var claimed atomic.Int64
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var dm *rank.DocMaker // this worker's, made at its first file read
 			var buf bytes.Buffer  // this worker's read buffer, file after file
-			for i := range work {
+			for {
+				k := int(claimed.Add(1) - 1)
+				if k >= len(order) {
+					return
+				}
+				q.wait(k)
+				i := order[k]
+				var d *rank.FileDoc
 				if same[i] {
-					docs[i] = cached.Doc(shown[i])
+					d = cached.Doc(shown[i])
 				} else if tk.tick() {
 					if dm == nil {
 						dm = b.DocMaker((len(paths) - reused) / workers)
 					}
-					docs[i] = readDoc(dm, &buf, open, paths[i], shown[i], o.Input)
+					d = readDoc(dm, &buf, open, paths[i], shown[i], o.Input)
 				}
-				close(ready[i])
+				q.put(k, d)
 			}
 		}()
-	}
-	go func() {
-		for _, i := range order {
-			slots <- struct{}{}
-			work <- i
-		}
-		close(work)
-	}()
-	for _, i := range order {
-		<-ready[i]
-		if d := docs[i]; d != nil && !tk.stop.Load() {
-			b.Add(d)
-		}
-		docs[i] = nil
-		<-slots
 	}
 	wg.Wait()
 	if tk.stop.Load() {
