@@ -49,9 +49,10 @@ const (
 	postBlockMin = 16
 	postBlockMax = 1024
 
-	// parallelSortTerms is how many terms an index has before Index
-	// sorts them in two halves at once.
-	parallelSortTerms = 1 << 14
+	// radixSortTerms is how many terms an index has before Index sorts
+	// them by a radix sort (radixBits a pass) rather than by comparisons.
+	radixSortTerms = 1 << 12
+	radixBits      = 11
 
 	// parallelLayoutBytes is how many bytes of postings each part of an
 	// index's layout copies at least (Builder.layout): fewer make one.

@@ -155,12 +155,12 @@ func TestBuilderDocMakersMatchBuild(t *testing.T) {
 }
 
 // sortTerms orders as strings.Compare does, for terms that share their
-// first eight bytes, are shorter, hold NUL bytes or are not ASCII, in
-// one part and in two halves.
+// first eight bytes, are shorter, hold NUL bytes or are not ASCII, by
+// comparisons (few terms) and by its radix sort (many).
 func TestSortTermsMatchesCompare(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	alpha := []string{"a", "b", "\x00", "ü", "z", "_", "1"}
-	for _, n := range []int{0, 1, 50, parallelSortTerms + 77} {
+	for _, n := range []int{0, 1, 50, radixSortTerms + 77, 40000} {
 		seen := map[string]bool{}
 		var terms []string
 		for len(terms) < n {
