@@ -2,9 +2,11 @@ package rank
 
 import (
 	"bytes"
+	"hash/maphash"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evgrep/evgrep/revisions"
 )
@@ -46,61 +48,129 @@ type FileDoc struct {
 // termDict is a dictionary of distinct terms by number: a term counter's
 // (shared by every document it made, and which only grows: a document
 // keeps the list as it was when it was made, whose elements later appends
-// never change), a Builder's, which its DocMakers share (mu then guards
-// terms and ids), or a cached index's.
+// never change), a Builder's, which its DocMakers share (in shards), or a
+// cached index's.
 type termDict struct {
-	mu    *sync.Mutex // nil: one goroutine's
 	terms []string
 	ids   *runTable // term → id (a table without pointers: see runTable)
 	ix    *Index    // terms are ix's (Index.Doc)
+	// shards hold a shared dictionary's terms instead: term s is in
+	// shard hash(s)>>(64-dictShardBits), with id its number there times
+	// len(shards) plus the shard's, and each shard's mutex guards it (one
+	// mutex for the dictionary was where the build's workers waited for
+	// each other).
+	shards []dictShard
+	seed   maphash.Seed
+	n      atomic.Int64 // the terms in all shards
 }
 
-func (t *termDict) lock() {
-	if t.mu != nil {
-		t.mu.Lock()
-	}
+// dictShard is one part of a shared dictionary.
+type dictShard struct {
+	mu    sync.Mutex
+	terms []string
+	ids   *runTable
+	_     [24]byte // one cache line each
 }
 
-func (t *termDict) unlock() {
-	if t.mu != nil {
-		t.mu.Unlock()
+// lookup returns the id of term t, giving it one when it is new: the
+// dictionary keeps s when it is t as a string, else a copy of t.
+func (d *termDict) lookup(t []byte, s string) uint32 {
+	keep := func() string {
+		if s == "" {
+			return string(t)
+		}
+		return s
 	}
+	if d.shards == nil {
+		v, ok := d.ids.get(t)
+		if !ok {
+			v = uint64(len(d.terms))
+			d.ids.put(t, v)
+			d.terms = append(d.terms, keep())
+		}
+		return uint32(v)
+	}
+	h := maphash.Bytes(d.seed, t)
+	k := h >> (64 - dictShardBits)
+	sh := &d.shards[k]
+	sh.mu.Lock()
+	v, ok := sh.ids.getHashed(t, h)
+	if !ok {
+		v = uint64(len(sh.terms))<<dictShardBits | k
+		sh.ids.putHashed(t, h, v)
+		sh.terms = append(sh.terms, keep())
+		d.n.Add(1)
+	}
+	sh.mu.Unlock()
+	return uint32(v)
 }
 
 // idOf returns the id of term s, giving it the next one when it is new
 // (s is kept: the caller's bytes must not change while it lives).
-func (t *termDict) idOf(s string) uint32 {
-	t.lock()
-	id, ok := t.ids.get([]byte(s))
-	if !ok {
-		id = uint64(len(t.terms))
-		t.ids.put([]byte(s), id)
-		t.terms = append(t.terms, s)
+func (d *termDict) idOf(s string) uint32 { return d.lookup([]byte(s), s) }
+
+// size is the number of terms.
+func (d *termDict) size() int {
+	if d.shards == nil {
+		return len(d.terms)
 	}
-	t.unlock()
-	return uint32(id)
+	return int(d.n.Load())
 }
 
-// snapshot is the terms so far.
-func (t *termDict) snapshot() []string {
-	t.lock()
-	defer t.unlock()
-	return t.terms
+// term returns the term of id l.
+func (d *termDict) term(l uint32) string {
+	if d.shards == nil {
+		return d.terms[l]
+	}
+	sh := &d.shards[l&(1<<dictShardBits-1)]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return sh.terms[l>>dictShardBits]
 }
 
-// newTermDict makes a dictionary sized for hint terms.
+// snapshot is the terms so far by id ("" for an id not given, in a shared
+// dictionary).
+func (d *termDict) snapshot() []string {
+	if d.shards == nil {
+		return d.terms
+	}
+	most := 0
+	for k := range d.shards {
+		d.shards[k].mu.Lock()
+		most = max(most, len(d.shards[k].terms))
+	}
+	terms := make([]string, most<<dictShardBits)
+	for k := range d.shards {
+		for l, t := range d.shards[k].terms {
+			terms[l<<dictShardBits|k] = t
+		}
+		d.shards[k].mu.Unlock()
+	}
+	return terms
+}
+
+// newTermDict makes a dictionary sized for hint terms, in shards when
+// several goroutines share it.
 func newTermDict(hint int, shared bool) *termDict {
-	t := &termDict{ids: newRunTable(hint), terms: written(make([]string, hint))[:0]}
-	if shared {
-		t.mu = new(sync.Mutex)
+	if !shared {
+		return &termDict{ids: newRunTable(hint), terms: written(make([]string, hint))[:0]}
 	}
-	return t
+	d := &termDict{shards: make([]dictShard, 1<<dictShardBits), seed: maphash.MakeSeed()}
+	per := hint>>dictShardBits + 1
+	for k := range d.shards {
+		d.shards[k].ids = newRunTableHot(per, hotRuns>>dictShardBits, d.seed)
+		d.shards[k].terms = written(make([]string, per))[:0]
+	}
+	return d
 }
 
 // termText returns term l of the document's dictionary.
 func (d *FileDoc) termText(l uint32) string {
 	if d.dict.ix != nil {
 		return d.dict.ix.term(l)
+	}
+	if d.dict.shards != nil {
+		return d.dict.term(l)
 	}
 	return d.dictTerm[l]
 }
@@ -184,8 +254,12 @@ func (tc *termCounter) doc(path string, rev revisions.Revision, src []byte) *Fil
 		tc.count(c.Context, src[c.StartByte:c.EndByte])
 		d.ends[i] = int32(len(tc.tids))
 	}
-	d.dict, d.dictTerm = tc.dict, tc.dict.snapshot()
-	d.dictLen = len(d.dictTerm)
+	d.dict = tc.dict
+	if tc.dict.shards == nil {
+		// A shared dictionary's terms are read from it (termText).
+		d.dictTerm = tc.dict.snapshot()
+	}
+	d.dictLen = tc.dict.size()
 	d.tids, d.tns = slices.Clone(tc.tids), slices.Clone(tc.tns)
 	return d
 }
@@ -226,7 +300,7 @@ type termCounter struct {
 
 // init starts a file: it reads the tokens of its path text once.
 func (c *termCounter) init(path string) {
-	if c.dict == nil || len(c.dict.snapshot()) > maxCounterTerms || len(c.flat) > 4*maxCounterTerms {
+	if c.dict == nil || c.dict.size() > maxCounterTerms || len(c.flat) > 4*maxCounterTerms {
 		hint := 1 << 12
 		if c.hint > 0 {
 			hint = c.hint
@@ -246,16 +320,7 @@ func (c *termCounter) init(path string) {
 
 // id returns the id of token t, giving it one when it is new.
 func (c *termCounter) id(t []byte) uint32 {
-	d := c.dict
-	d.lock()
-	v, ok := d.ids.get(t)
-	if !ok {
-		v = uint64(len(d.terms))
-		d.ids.put(t, v)
-		d.terms = append(d.terms, string(t))
-	}
-	d.unlock()
-	id := uint32(v)
+	id := c.dict.lookup(t, "")
 	if int(id) >= len(c.n) {
 		// A shared dictionary's ids are given by every counter.
 		c.n = append(c.n, make([]uint32, int(id)+1-len(c.n))...)

@@ -63,6 +63,10 @@ const (
 	hotRuns     = 1 << 14
 	hotRunBytes = 23
 
+	// dictShardBits: a Builder's shared dictionary is in 1<<dictShardBits
+	// shards, each with its own lock.
+	dictShardBits = 4
+
 	// maxRunBytes is the longest run of word characters whose tokens a
 	// term counter remembers (longer ones are rare and split each time).
 	maxRunBytes = 64

@@ -235,3 +235,53 @@ func TestWritten(t *testing.T) {
 		t.Errorf("written: %v", a)
 	}
 }
+
+// A shared dictionary, looked up by goroutines at once, gives each term
+// one id and no two terms the same, and reads them back by id (term,
+// snapshot) as a map would.
+func TestSharedDictMatchesMap(t *testing.T) {
+	d := newTermDict(100, true)
+	words := make([]string, 5000)
+	for i := range words {
+		words[i] = fmt.Sprintf("w%d_%x", i%2500, i%3) // each word twice or more
+	}
+	ids := make([][]uint32, 4)
+	var wg sync.WaitGroup
+	for g := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, w := range words {
+				if g%2 == 0 {
+					ids[g] = append(ids[g], d.lookup([]byte(w), ""))
+				} else {
+					ids[g] = append(ids[g], d.idOf(w))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	byTerm := map[string]uint32{}
+	byID := map[uint32]string{}
+	for g := range ids {
+		for i, id := range ids[g] {
+			w := words[i]
+			if prev, ok := byTerm[w]; ok && prev != id {
+				t.Fatalf("%q: ids %d and %d", w, prev, id)
+			}
+			if prev, ok := byID[id]; ok && prev != w {
+				t.Fatalf("id %d: %q and %q", id, prev, w)
+			}
+			byTerm[w], byID[id] = id, w
+		}
+	}
+	if d.size() != len(byTerm) {
+		t.Errorf("size %d, want %d", d.size(), len(byTerm))
+	}
+	snap := d.snapshot()
+	for id, w := range byID {
+		if d.term(id) != w || snap[id] != w {
+			t.Errorf("id %d: term %q, snapshot %q, want %q", id, d.term(id), snap[id], w)
+		}
+	}
+}
