@@ -16,8 +16,7 @@ import (
 func TestInOrderAddsInOrder(t *testing.T) {
 	for _, c := range []struct{ n, workers, window int }{{0, 2, 4}, {1, 3, 1}, {500, 2, 1}, {500, 4, 3}, {2000, 8, 16}} {
 		var got []int
-		var q *inOrder
-		q = newInOrder(c.n, c.window, func(k int, d *rank.FileDoc) {
+		q := newInOrder(c.n, c.window, func(k int, d *rank.FileDoc) {
 			if d == nil || d.Path != string(rune('a'+k%26)) {
 				t.Errorf("position %d: document %v", k, d)
 			}
