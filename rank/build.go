@@ -114,6 +114,16 @@ func (b *Builder) Index() *Index {
 		return ix
 	}
 	b.done = true
+	// The chunk records a cache holds (Encode) are made beside the sort.
+	recsDone := make(chan struct{})
+	go func() {
+		defer close(recsDone)
+		rw := newRecordWriter(len(ix.built))
+		for c := range ix.built {
+			rw.add(&ix.built[c])
+		}
+		ix.recs, ix.strOff, ix.strs = rw.recs, rw.strOff, rw.strs
+	}()
 	terms := b.nb.dict.snapshot()
 	// A shared dictionary may hold terms of documents never added (their
 	// build was cancelled, or they were left out): only the terms of some
@@ -134,6 +144,7 @@ func (b *Builder) Index() *Index {
 	if ix.chunkLen == nil {
 		ix.chunkLen = []float32{}
 	}
+	<-recsDone
 	ix.finish(b.total)
 	b.nb, b.post = nil, postLists{}
 	return ix

@@ -88,16 +88,21 @@ func encodeParts(key string, ix *Index) ([][]byte, int, error) {
 		}
 		w.table(lens)
 	}
-	rw := newRecordWriter(nc)
-	for c := 0; c < nc; c++ {
-		ch := ix.chunk(int32(c))
-		rw.add(&ch)
+	// A Builder's index has its records already (made beside its sort).
+	recs, strOff, strs := ix.recs, ix.strOff, ix.strs
+	if ix.built == nil || recs == nil {
+		rw := newRecordWriter(nc)
+		for c := 0; c < nc; c++ {
+			ch := ix.chunk(int32(c))
+			rw.add(&ch)
+		}
+		recs, strOff, strs = rw.recs, rw.strOff, rw.strs
 	}
-	w.table(rw.recs)
-	w.uv(uint64(rw.strOff.n()))
-	w.table(rw.strOff)
-	w.uv(uint64(len(rw.strs)))
-	w.table(rw.strs)
+	w.table(recs)
+	w.uv(uint64(strOff.n()))
+	w.table(strOff)
+	w.uv(uint64(len(strs)))
+	w.table(strs)
 	for _, blob := range []struct {
 		data []byte
 		off  offsets
