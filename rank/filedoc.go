@@ -74,7 +74,18 @@ type dictShard struct {
 
 // lookup returns the id of term t, giving it one when it is new: the
 // dictionary keeps s when it is t as a string, else a copy of t.
-func (d *termDict) lookup(t []byte, s string) uint32 {
+func (d *termDict) lookup(t []byte, s string) uint32 { return d.lookupHashed(t, s, d.hash(t)) }
+
+// hash is the hash of term t in the dictionary's tables.
+func (d *termDict) hash(t []byte) uint64 {
+	if d.shards == nil {
+		return d.ids.hash(t)
+	}
+	return maphash.Bytes(d.seed, t)
+}
+
+// lookupHashed is lookup of a term whose hash is h.
+func (d *termDict) lookupHashed(t []byte, s string, h uint64) uint32 {
 	keep := func() string {
 		if s == "" {
 			return string(t)
@@ -82,15 +93,14 @@ func (d *termDict) lookup(t []byte, s string) uint32 {
 		return s
 	}
 	if d.shards == nil {
-		v, ok := d.ids.get(t)
+		v, ok := d.ids.getHashed(t, h)
 		if !ok {
 			v = uint64(len(d.terms))
-			d.ids.put(t, v)
+			d.ids.putHashed(t, h, v)
 			d.terms = append(d.terms, keep())
 		}
 		return uint32(v)
 	}
-	h := maphash.Bytes(d.seed, t)
 	k := h >> (64 - dictShardBits)
 	sh := &d.shards[k]
 	sh.mu.Lock()
@@ -290,10 +300,13 @@ type termCounter struct {
 	// short holds the values of runs of one or two ASCII word
 	// characters by shortRun's number (with shortKnown; 0: not seen).
 	short *[shortRuns]uint64
-	flat  []uint32
-	n     []uint32
-	seen  []uint32
-	path  []uint32 // the ids of the current file's path tokens
+	// tokens caches the ids of tokens looked up lately (id), by the low
+	// bits of their hash in the dictionary.
+	tokens *[counterTokens]hotRun
+	flat   []uint32
+	n      []uint32
+	seen   []uint32
+	path   []uint32 // the ids of the current file's path tokens
 	// tids, tns: the (id, count) pairs of the current file's chunks.
 	tids, tns []uint32
 }
@@ -312,15 +325,29 @@ func (c *termCounter) init(path string) {
 		}
 		c.runs = newRunTable(hint)
 		c.short = new([shortRuns]uint64)
+		c.tokens = new([counterTokens]hotRun)
 		c.n, c.flat = c.n[:0], c.flat[:0]
 	}
 	c.path = c.path[:0]
 	c.z.run([]byte(pathText(path)), func(t []byte, _ int) { c.path = append(c.path, c.id(t)) })
 }
 
-// id returns the id of token t, giving it one when it is new.
+// id returns the id of token t, giving it one when it is new. The
+// counter's own cache of tokens (tokens) is looked at first: the tokens
+// of new runs are mostly words it has seen (the parts of compounds), and
+// a lookup in a dictionary that every worker shares (behind a lock, its
+// lines written by each core in turn) was a sixth of a cold build.
 func (c *termCounter) id(t []byte) uint32 {
-	id := c.dict.lookup(t, "")
+	h := c.dict.hash(t)
+	e := &c.tokens[h&(counterTokens-1)]
+	if int(e.n) == len(t) && e.n != 0 && string(e.key[:e.n]) == string(t) {
+		return uint32(e.v)
+	}
+	id := c.dict.lookupHashed(t, "", h)
+	if len(t) <= hotRunBytes {
+		e.v, e.n = uint64(id), uint8(len(t))
+		copy(e.key[:], t)
+	}
 	if int(id) >= len(c.n) {
 		// A shared dictionary's ids are given by every counter.
 		c.n = append(c.n, make([]uint32, int(id)+1-len(c.n))...)

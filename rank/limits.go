@@ -67,6 +67,10 @@ const (
 	// shards, each with its own lock.
 	dictShardBits = 4
 
+	// counterTokens is the size of a term counter's cache of token ids
+	// (a power of two; 32 bytes each).
+	counterTokens = 1 << 12
+
 	// maxRunBytes is the longest run of word characters whose tokens a
 	// term counter remembers (longer ones are rare and split each time).
 	maxRunBytes = 64

@@ -67,6 +67,9 @@ func written[T any](t []T) []T {
 	return t
 }
 
+// hash is the hash of run w with the table's seed.
+func (t *runTable) hash(w []byte) uint64 { return maphash.Bytes(t.seed, w) }
+
 // hotOf is the hot cache's entry for hash h.
 func (t *runTable) hotOf(h uint64) *hotRun { return &t.hot[h&uint64(len(t.hot)-1)] }
 

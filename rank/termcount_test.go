@@ -285,3 +285,28 @@ func TestSharedDictMatchesMap(t *testing.T) {
 		}
 	}
 }
+
+// A term counter's cache of token ids gives each token its own id in
+// the dictionary, for more tokens than the cache holds (so that they
+// evict each other), looked up again and again, in its own dictionary
+// and in a Builder's shared one.
+func TestCounterTokenCache(t *testing.T) {
+	for _, shared := range []bool{false, true} {
+		var c termCounter
+		if shared {
+			c.shared = newTermDict(100, true)
+		}
+		c.init("p/x.go")
+		for round := 0; round < 3; round++ {
+			for i := 0; i < 3*counterTokens; i++ {
+				tok := fmt.Sprintf("tok%d", (i*7919)%(3*counterTokens))
+				if got := c.dict.term(c.id([]byte(tok))); got != tok {
+					t.Fatalf("shared %v: token %q has the id of %q", shared, tok, got)
+				}
+			}
+		}
+		if n := c.dict.size(); n < 3*counterTokens {
+			t.Errorf("shared %v: %d terms, want at least %d", shared, n, 3*counterTokens)
+		}
+	}
+}
