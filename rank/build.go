@@ -2,9 +2,11 @@ package rank
 
 import (
 	"encoding/binary"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Build indexes docs (in any order; the index sorts them by path, and a
@@ -46,8 +48,10 @@ func NewBuilderFor(files int) *Builder {
 		files = min(files, MaxFiles)
 		chunks := files * builderChunksPerFile
 		b.post.reserve(hint)
-		b.ix.files = make([]fileMeta, 0, files)
-		b.ix.built, b.ix.chunkFile, b.ix.chunkLen = make([]Chunk, 0, chunks), make([]int32, 0, chunks), make([]float32, 0, chunks)
+		// The tables of pointers are written first (written): appending
+		// to them in a collection reads the old values.
+		b.ix.files = written(make([]fileMeta, files))[:0]
+		b.ix.built, b.ix.chunkFile, b.ix.chunkLen = written(make([]Chunk, chunks))[:0], make([]int32, 0, chunks), make([]float32, 0, chunks)
 	}
 	return b
 }
@@ -110,6 +114,16 @@ func (b *Builder) Index() *Index {
 		return ix
 	}
 	b.done = true
+	// The chunk records a cache holds (Encode) are made beside the sort.
+	recsDone := make(chan struct{})
+	go func() {
+		defer close(recsDone)
+		rw := newRecordWriter(len(ix.built))
+		for c := range ix.built {
+			rw.add(&ix.built[c])
+		}
+		ix.recs, ix.strOff, ix.strs = rw.recs, rw.strOff, rw.strs
+	}()
 	terms := b.nb.dict.snapshot()
 	// A shared dictionary may hold terms of documents never added (their
 	// build was cancelled, or they were left out): only the terms of some
@@ -121,31 +135,67 @@ func (b *Builder) Index() *Index {
 		}
 	}
 	sortTerms(terms, order)
-	size, tsize := 0, 0
+	size := 0
 	for _, id := range order {
-		size += uvarintLen(uint64(b.post.terms[id].df)) + int(b.post.terms[id].total)
-		tsize += len(terms[id])
+		size += int(b.post.terms[id].total)
 	}
-	// Each term's postings are its count, then its pairs.
-	ix.termOff = make(offsets, 0, 4*(len(order)+1))
-	ix.postOff = make(offsets, 0, 4*(len(order)+1))
-	ix.termBlob = make([]byte, 0, tsize)
-	ix.postBlob = make([]byte, 0, size)
-	for _, id := range order {
-		ix.termOff = ix.termOff.add(len(ix.termBlob))
-		ix.termBlob = append(ix.termBlob, terms[id]...)
-		ix.postOff = ix.postOff.add(len(ix.postBlob))
-		ix.postBlob = binary.AppendUvarint(ix.postBlob, uint64(b.post.terms[id].df))
-		ix.postBlob = b.post.appendTo(ix.postBlob, &b.post.terms[id])
-	}
-	ix.termOff = ix.termOff.add(len(ix.termBlob))
-	ix.postOff = ix.postOff.add(len(ix.postBlob))
+	parts := min(max(size/parallelLayoutBytes, 1), runtime.GOMAXPROCS(0))
+	ix.termOff, ix.postOff, ix.termBlob, ix.postBlob = b.layout(terms, order, parts)
 	if ix.chunkLen == nil {
 		ix.chunkLen = []float32{}
 	}
+	<-recsDone
 	ix.finish(b.total)
 	b.nb, b.post = nil, postLists{}
 	return ix
+}
+
+// layout lays out the terms of ids order (sorted) and their postings, each
+// term's its count then its pairs. The offsets are summed first; the
+// bytes are then copied in parts (of about equal postings bytes) at
+// once: reading each term's chain of blocks and faulting in the new
+// tables was most of the serial end of a build.
+func (b *Builder) layout(terms []string, order []uint32, parts int) (termOff, postOff offsets, termBlob, postBlob []byte) {
+	termOff, postOff = make(offsets, 4*(len(order)+1)), make(offsets, 4*(len(order)+1))
+	tsize, psize := 0, 0
+	for k, id := range order {
+		binary.LittleEndian.PutUint32(termOff[4*k:], uint32(tsize))
+		binary.LittleEndian.PutUint32(postOff[4*k:], uint32(psize))
+		t := &b.post.terms[id]
+		tsize += len(terms[id])
+		psize += uvarintLen(uint64(t.df)) + int(t.total)
+	}
+	binary.LittleEndian.PutUint32(termOff[4*len(order):], uint32(tsize))
+	binary.LittleEndian.PutUint32(postOff[4*len(order):], uint32(psize))
+	termBlob, postBlob = make([]byte, tsize), make([]byte, psize)
+	fill := func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			id := order[k]
+			copy(termBlob[termOff.at(k):], terms[id])
+			t := &b.post.terms[id]
+			at, end := postOff.at(k), postOff.at(k+1)
+			at += uint32(binary.PutUvarint(postBlob[at:end], uint64(t.df)))
+			// In place: the slice has room for exactly the term's bytes.
+			b.post.appendTo(postBlob[at:at:end], t)
+		}
+	}
+	var wg sync.WaitGroup
+	lo := 0
+	for p := 1; p <= parts; p++ {
+		// Parts of about equal postings bytes.
+		hi := sort.Search(len(order), func(k int) bool { return int(postOff.at(k)) >= p*psize/parts })
+		if p == parts {
+			hi = len(order)
+		}
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			fill(lo, hi)
+		}(lo, hi)
+		lo = hi
+	}
+	wg.Wait()
+	return termOff, postOff, termBlob, postBlob
 }
 
 // numbering gives the terms of an index's documents their ids in its
@@ -222,21 +272,25 @@ func uvarintLen(x uint64) int {
 
 // sortTerms sorts ids by their terms. It is the last serial step of a
 // build, after every document is read, so it sorts by each term's first
-// eight bytes as one number (the full terms only to break ties: no
-// pointer chased for most comparisons) and, for many terms, the two
-// halves at once before merging them.
+// eight bytes as one number, with a radix sort for many terms (a
+// comparison sort of GOROOT/src's half a million took about 90 ms on two
+// cores), then each run of terms that share those bytes by their next
+// eight, and only then by the full terms.
 func sortTerms(terms []string, ids []uint32) {
-	type key struct {
-		prefix uint64
-		id     uint32
-	}
-	keys := make([]key, len(ids))
+	keys := make([]termKey, len(ids))
 	for i, id := range ids {
-		var p [8]byte
-		copy(p[:], terms[id])
-		keys[i] = key{binary.BigEndian.Uint64(p[:]), id}
+		keys[i] = termKey{prefixAt(terms[id], 0), id}
 	}
-	cmp := func(a, b key) int {
+	sortKeys(terms, keys, 0)
+	for i, k := range keys {
+		ids[i] = k.id
+	}
+}
+
+// sortKeys sorts keys, whose prefixes are their terms' eight bytes from
+// at (the bytes before are the same in all), by their terms.
+func sortKeys(terms []string, keys []termKey, at int) {
+	cmp := func(a, b termKey) int {
 		if a.prefix != b.prefix {
 			if a.prefix < b.prefix {
 				return -1
@@ -245,36 +299,79 @@ func sortTerms(terms []string, ids []uint32) {
 		}
 		return strings.Compare(terms[a.id], terms[b.id])
 	}
-	if len(keys) < parallelSortTerms {
+	if len(keys) < radixSortTerms {
 		slices.SortFunc(keys, cmp)
-		for i, k := range keys {
-			ids[i] = k.id
-		}
 		return
 	}
-	lo, hi := keys[:len(keys)/2], keys[len(keys)/2:]
-	done := make(chan struct{})
-	go func() {
-		slices.SortFunc(lo, cmp)
-		close(done)
-	}()
-	slices.SortFunc(hi, cmp)
-	<-done
-	i := 0
-	for len(lo) > 0 && len(hi) > 0 {
-		if cmp(hi[0], lo[0]) < 0 {
-			ids[i], hi = hi[0].id, hi[1:]
-		} else {
-			ids[i], lo = lo[0].id, lo[1:]
+	radixSort(keys)
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j].prefix == keys[i].prefix {
+			j++
 		}
-		i++
+		if j-i > 1 && at == 0 {
+			for k := i; k < j; k++ {
+				keys[k].prefix = prefixAt(terms[keys[k].id], 8)
+			}
+			sortKeys(terms, keys[i:j], 8)
+		} else if j-i > 1 {
+			slices.SortFunc(keys[i:j], cmp)
+		}
+		i = j
 	}
-	for _, k := range lo {
-		ids[i] = k.id
-		i++
+}
+
+// prefixAt is the eight bytes of s from at, big-endian, zero-padded.
+func prefixAt(s string, at int) uint64 {
+	if len(s) >= at+8 {
+		s = s[at : at+8]
+		return uint64(s[0])<<56 | uint64(s[1])<<48 | uint64(s[2])<<40 | uint64(s[3])<<32 |
+			uint64(s[4])<<24 | uint64(s[5])<<16 | uint64(s[6])<<8 | uint64(s[7])
 	}
-	for _, k := range hi {
-		ids[i] = k.id
-		i++
+	var p uint64
+	for k := 0; k < 8; k++ {
+		p <<= 8
+		if at+k < len(s) {
+			p |= uint64(s[at+k])
+		}
+	}
+	return p
+}
+
+// termKey is a term's first eight bytes (big-endian, zero-padded) and id.
+type termKey struct {
+	prefix uint64
+	id     uint32
+}
+
+// radixSort sorts keys by prefix, least significant radixBits first
+// (stable passes, each a count and a scatter); a pass whose digit is the
+// same in every key is skipped.
+func radixSort(keys []termKey) {
+	tmp := make([]termKey, len(keys))
+	src, dst := keys, tmp
+	var count [1 << radixBits]int
+	for shift := uint(0); shift < 64; shift += radixBits {
+		clear(count[:])
+		for _, k := range src {
+			count[k.prefix>>shift&(1<<radixBits-1)]++
+		}
+		if count[src[0].prefix>>shift&(1<<radixBits-1)] == len(src) {
+			continue
+		}
+		sum := 0
+		for d, c := range count {
+			count[d] = sum
+			sum += c
+		}
+		for _, k := range src {
+			d := k.prefix >> shift & (1<<radixBits - 1)
+			dst[count[d]] = k
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
 	}
 }

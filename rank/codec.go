@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"io"
 	"math"
 	"runtime"
 
@@ -23,10 +24,38 @@ var cacheMagic = []byte("evgrep-rank\x00\x0d")
 // offsets (uint32 tables). It is not compressed: decompressing was most of a warm query's
 // CPU.
 func Encode(key string, ix *Index) ([]byte, error) {
-	// Sized for the tables (and about 64 bytes a file): growing a GOROOT
-	// cache step by step copied it over and over.
-	size := len(cacheMagic) + len(key) + 64*len(ix.files) + (4+recBytes)*ix.nChunks + len(ix.termBlob) + len(ix.termOff) + len(ix.postBlob) + len(ix.postOff)
-	w := &encoder{buf: append(make([]byte, 0, min(size, MaxCacheBytes)+4096), cacheMagic...)}
+	parts, size, err := encodeParts(key, ix)
+	if err != nil {
+		return nil, err
+	}
+	data := make([]byte, 0, size)
+	for _, p := range parts {
+		data = append(data, p...)
+	}
+	return data, nil
+}
+
+// EncodeTo writes to w the bytes Encode returns, piece by piece: the
+// index's tables as they are, not copied into one buffer first (for
+// GOROOT/src that buffer was 40 MB of fresh memory, a tenth of a second
+// of page faults and copying).
+func EncodeTo(w io.Writer, key string, ix *Index) error {
+	parts, _, err := encodeParts(key, ix)
+	if err != nil {
+		return err
+	}
+	for _, p := range parts {
+		if _, err := w.Write(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// encodeParts lays out the cache of ix as pieces (the small fields
+// encoded, the tables as slices of the index's own) and their total size.
+func encodeParts(key string, ix *Index) ([][]byte, int, error) {
+	w := &encoder{buf: append(make([]byte, 0, 4096+64*len(ix.files)), cacheMagic...)}
 	w.str(key)
 	nc := ix.nChunks
 	w.uv(uint64(nc))
@@ -51,34 +80,43 @@ func Encode(key string, ix *Index) ([]byte, error) {
 		w.uv(uint64(f.n))
 	}
 	if ix.lens != nil {
-		w.buf = append(w.buf, ix.lens...)
+		w.table(ix.lens)
+	} else {
+		lens := make([]byte, 0, 4*len(ix.chunkLen))
+		for _, l := range ix.chunkLen {
+			lens = binary.LittleEndian.AppendUint32(lens, uint32(min(l, math.MaxUint32)))
+		}
+		w.table(lens)
 	}
-	for _, l := range ix.chunkLen {
-		w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(min(l, math.MaxUint32)))
+	// A Builder's index has its records already (made beside its sort).
+	recs, strOff, strs := ix.recs, ix.strOff, ix.strs
+	if ix.built == nil || recs == nil {
+		rw := newRecordWriter(nc)
+		for c := 0; c < nc; c++ {
+			ch := ix.chunk(int32(c))
+			rw.add(&ch)
+		}
+		recs, strOff, strs = rw.recs, rw.strOff, rw.strs
 	}
-	rw := newRecordWriter(nc)
-	for c := 0; c < nc; c++ {
-		ch := ix.chunk(int32(c))
-		rw.add(&ch)
-	}
-	w.buf = append(w.buf, rw.recs...)
-	w.uv(uint64(rw.strOff.n()))
-	w.buf = append(w.buf, rw.strOff...)
-	w.uv(uint64(len(rw.strs)))
-	w.buf = append(w.buf, rw.strs...)
+	w.table(recs)
+	w.uv(uint64(strOff.n()))
+	w.table(strOff)
+	w.uv(uint64(len(strs)))
+	w.table(strs)
 	for _, blob := range []struct {
 		data []byte
 		off  offsets
 	}{{ix.termBlob, ix.termOff}, {ix.postBlob, ix.postOff}} {
 		w.uv(uint64(blob.off.n()))
-		w.buf = append(w.buf, blob.off...)
+		w.table(blob.off)
 		w.uv(uint64(len(blob.data)))
-		w.buf = append(w.buf, blob.data...)
+		w.table(blob.data)
 	}
-	if len(w.buf) > MaxCacheBytes {
-		return nil, ErrTooLarge
+	w.table(nil)
+	if w.size > MaxCacheBytes {
+		return nil, 0, ErrTooLarge
 	}
-	return w.buf, nil
+	return w.parts, w.size, nil
 }
 
 // Errors of Decode.
@@ -221,7 +259,26 @@ func SameRevision(f FileInfo, id revisions.Identity) bool {
 	return f.Rev.Identity == id && (f.Rev.Verified || f.Chunks == 0)
 }
 
-type encoder struct{ buf []byte }
+// encoder encodes small fields into buf and keeps the pieces laid out
+// so far in parts (size bytes in all, buf's not yet).
+type encoder struct {
+	buf   []byte
+	parts [][]byte
+	size  int
+}
+
+// table ends the current piece and adds t (kept, not copied) after it.
+func (w *encoder) table(t []byte) {
+	if len(w.buf) > 0 {
+		w.parts = append(w.parts, w.buf)
+		w.size += len(w.buf)
+		w.buf = nil
+	}
+	if len(t) > 0 {
+		w.parts = append(w.parts, t)
+		w.size += len(t)
+	}
+}
 
 func (w *encoder) uv(x uint64)  { w.buf = binary.AppendUvarint(w.buf, x) }
 func (w *encoder) v(x int64)    { w.buf = binary.AppendVarint(w.buf, x) }

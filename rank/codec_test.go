@@ -47,6 +47,38 @@ func TestCodecRoundTrip(t *testing.T) {
 	}
 }
 
+// EncodeTo writes, piece by piece, the bytes Encode returns, for a built
+// index and for the same index decoded (whose tables are the cache's),
+// and a failing writer's error is returned.
+func TestEncodeToMatchesEncode(t *testing.T) {
+	ix := sampleIndex()
+	data, err := Encode("k", ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode("k", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []*Index{ix, back} {
+		var buf bytes.Buffer
+		if err := EncodeTo(&buf, "k", x); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf.Bytes(), data) {
+			t.Errorf("EncodeTo wrote %d bytes unlike Encode's %d", buf.Len(), len(data))
+		}
+	}
+	bad := errors.New("full")
+	if err := EncodeTo(failWriter{bad}, "k", ix); !errors.Is(err, bad) {
+		t.Errorf("failing writer: %v", err)
+	}
+}
+
+type failWriter struct{ err error }
+
+func (w failWriter) Write([]byte) (int, error) { return 0, w.err }
+
 // Hostile caches: every truncation and random corruption is refused or
 // decodes to a usable index, never a panic.
 func TestCodecHostile(t *testing.T) {

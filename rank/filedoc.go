@@ -2,9 +2,11 @@ package rank
 
 import (
 	"bytes"
+	"hash/maphash"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evgrep/evgrep/revisions"
 )
@@ -46,61 +48,139 @@ type FileDoc struct {
 // termDict is a dictionary of distinct terms by number: a term counter's
 // (shared by every document it made, and which only grows: a document
 // keeps the list as it was when it was made, whose elements later appends
-// never change), a Builder's, which its DocMakers share (mu then guards
-// terms and ids), or a cached index's.
+// never change), a Builder's, which its DocMakers share (in shards), or a
+// cached index's.
 type termDict struct {
-	mu    *sync.Mutex // nil: one goroutine's
 	terms []string
 	ids   *runTable // term → id (a table without pointers: see runTable)
 	ix    *Index    // terms are ix's (Index.Doc)
+	// shards hold a shared dictionary's terms instead: term s is in
+	// shard hash(s)>>(64-dictShardBits), with id its number there times
+	// len(shards) plus the shard's, and each shard's mutex guards it (one
+	// mutex for the dictionary was where the build's workers waited for
+	// each other).
+	shards []dictShard
+	seed   maphash.Seed
+	n      atomic.Int64 // the terms in all shards
 }
 
-func (t *termDict) lock() {
-	if t.mu != nil {
-		t.mu.Lock()
-	}
+// dictShard is one part of a shared dictionary.
+type dictShard struct {
+	mu    sync.Mutex
+	terms []string
+	ids   *runTable
+	_     [24]byte // one cache line each
 }
 
-func (t *termDict) unlock() {
-	if t.mu != nil {
-		t.mu.Unlock()
+// lookup returns the id of term t, giving it one when it is new: the
+// dictionary keeps s when it is t as a string, else a copy of t.
+func (d *termDict) lookup(t []byte, s string) uint32 { return d.lookupHashed(t, s, d.hash(t)) }
+
+// hash is the hash of term t in the dictionary's tables.
+func (d *termDict) hash(t []byte) uint64 {
+	if d.shards == nil {
+		return d.ids.hash(t)
 	}
+	return maphash.Bytes(d.seed, t)
+}
+
+// lookupHashed is lookup of a term whose hash is h.
+func (d *termDict) lookupHashed(t []byte, s string, h uint64) uint32 {
+	keep := func() string {
+		if s == "" {
+			return string(t)
+		}
+		return s
+	}
+	if d.shards == nil {
+		v, ok := d.ids.getHashed(t, h)
+		if !ok {
+			v = uint64(len(d.terms))
+			d.ids.putHashed(t, h, v)
+			d.terms = append(d.terms, keep())
+		}
+		return uint32(v)
+	}
+	k := h >> (64 - dictShardBits)
+	sh := &d.shards[k]
+	sh.mu.Lock()
+	v, ok := sh.ids.getHashed(t, h)
+	if !ok {
+		v = uint64(len(sh.terms))<<dictShardBits | k
+		sh.ids.putHashed(t, h, v)
+		sh.terms = append(sh.terms, keep())
+		d.n.Add(1)
+	}
+	sh.mu.Unlock()
+	return uint32(v)
 }
 
 // idOf returns the id of term s, giving it the next one when it is new
 // (s is kept: the caller's bytes must not change while it lives).
-func (t *termDict) idOf(s string) uint32 {
-	t.lock()
-	id, ok := t.ids.get([]byte(s))
-	if !ok {
-		id = uint64(len(t.terms))
-		t.ids.put([]byte(s), id)
-		t.terms = append(t.terms, s)
+func (d *termDict) idOf(s string) uint32 { return d.lookup([]byte(s), s) }
+
+// size is the number of terms.
+func (d *termDict) size() int {
+	if d.shards == nil {
+		return len(d.terms)
 	}
-	t.unlock()
-	return uint32(id)
+	return int(d.n.Load())
 }
 
-// snapshot is the terms so far.
-func (t *termDict) snapshot() []string {
-	t.lock()
-	defer t.unlock()
-	return t.terms
+// term returns the term of id l.
+func (d *termDict) term(l uint32) string {
+	if d.shards == nil {
+		return d.terms[l]
+	}
+	sh := &d.shards[l&(1<<dictShardBits-1)]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return sh.terms[l>>dictShardBits]
 }
 
-// newTermDict makes a dictionary sized for hint terms.
+// snapshot is the terms so far by id ("" for an id not given, in a shared
+// dictionary).
+func (d *termDict) snapshot() []string {
+	if d.shards == nil {
+		return d.terms
+	}
+	most := 0
+	for k := range d.shards {
+		d.shards[k].mu.Lock()
+		most = max(most, len(d.shards[k].terms))
+	}
+	terms := make([]string, most<<dictShardBits)
+	for k := range d.shards {
+		for l, t := range d.shards[k].terms {
+			terms[l<<dictShardBits|k] = t
+		}
+		d.shards[k].mu.Unlock()
+	}
+	return terms
+}
+
+// newTermDict makes a dictionary sized for hint terms, in shards when
+// several goroutines share it.
 func newTermDict(hint int, shared bool) *termDict {
-	t := &termDict{ids: newRunTable(hint), terms: make([]string, 0, hint)}
-	if shared {
-		t.mu = new(sync.Mutex)
+	if !shared {
+		return &termDict{ids: newRunTable(hint), terms: written(make([]string, hint))[:0]}
 	}
-	return t
+	d := &termDict{shards: make([]dictShard, 1<<dictShardBits), seed: maphash.MakeSeed()}
+	per := hint>>dictShardBits + 1
+	for k := range d.shards {
+		d.shards[k].ids = newRunTableHot(per, hotRuns>>dictShardBits, d.seed)
+		d.shards[k].terms = written(make([]string, per))[:0]
+	}
+	return d
 }
 
 // termText returns term l of the document's dictionary.
 func (d *FileDoc) termText(l uint32) string {
 	if d.dict.ix != nil {
 		return d.dict.ix.term(l)
+	}
+	if d.dict.shards != nil {
+		return d.dict.term(l)
 	}
 	return d.dictTerm[l]
 }
@@ -184,8 +264,12 @@ func (tc *termCounter) doc(path string, rev revisions.Revision, src []byte) *Fil
 		tc.count(c.Context, src[c.StartByte:c.EndByte])
 		d.ends[i] = int32(len(tc.tids))
 	}
-	d.dict, d.dictTerm = tc.dict, tc.dict.snapshot()
-	d.dictLen = len(d.dictTerm)
+	d.dict = tc.dict
+	if tc.dict.shards == nil {
+		// A shared dictionary's terms are read from it (termText).
+		d.dictTerm = tc.dict.snapshot()
+	}
+	d.dictLen = tc.dict.size()
 	d.tids, d.tns = slices.Clone(tc.tids), slices.Clone(tc.tns)
 	return d
 }
@@ -216,17 +300,20 @@ type termCounter struct {
 	// short holds the values of runs of one or two ASCII word
 	// characters by shortRun's number (with shortKnown; 0: not seen).
 	short *[shortRuns]uint64
-	flat  []uint32
-	n     []uint32
-	seen  []uint32
-	path  []uint32 // the ids of the current file's path tokens
+	// tokens caches the ids of tokens looked up lately (id), by the low
+	// bits of their hash in the dictionary.
+	tokens *[counterTokens]hotRun
+	flat   []uint32
+	n      []uint32
+	seen   []uint32
+	path   []uint32 // the ids of the current file's path tokens
 	// tids, tns: the (id, count) pairs of the current file's chunks.
 	tids, tns []uint32
 }
 
 // init starts a file: it reads the tokens of its path text once.
 func (c *termCounter) init(path string) {
-	if c.dict == nil || len(c.dict.snapshot()) > maxCounterTerms || len(c.flat) > 4*maxCounterTerms {
+	if c.dict == nil || c.dict.size() > maxCounterTerms || len(c.flat) > 4*maxCounterTerms {
 		hint := 1 << 12
 		if c.hint > 0 {
 			hint = c.hint
@@ -238,24 +325,29 @@ func (c *termCounter) init(path string) {
 		}
 		c.runs = newRunTable(hint)
 		c.short = new([shortRuns]uint64)
+		c.tokens = new([counterTokens]hotRun)
 		c.n, c.flat = c.n[:0], c.flat[:0]
 	}
 	c.path = c.path[:0]
 	c.z.run([]byte(pathText(path)), func(t []byte, _ int) { c.path = append(c.path, c.id(t)) })
 }
 
-// id returns the id of token t, giving it one when it is new.
+// id returns the id of token t, giving it one when it is new. The
+// counter's own cache of tokens (tokens) is looked at first: the tokens
+// of new runs are mostly words it has seen (the parts of compounds), and
+// a lookup in a dictionary that every worker shares (behind a lock, its
+// lines written by each core in turn) was a sixth of a cold build.
 func (c *termCounter) id(t []byte) uint32 {
-	d := c.dict
-	d.lock()
-	v, ok := d.ids.get(t)
-	if !ok {
-		v = uint64(len(d.terms))
-		d.ids.put(t, v)
-		d.terms = append(d.terms, string(t))
+	h := c.dict.hash(t)
+	e := &c.tokens[h&(counterTokens-1)]
+	if int(e.n) == len(t) && e.n != 0 && string(e.key[:e.n]) == string(t) {
+		return uint32(e.v)
 	}
-	d.unlock()
-	id := uint32(v)
+	id := c.dict.lookupHashed(t, "", h)
+	if len(t) <= hotRunBytes {
+		e.v, e.n = uint64(id), uint8(len(t))
+		copy(e.key[:], t)
+	}
 	if int(id) >= len(c.n) {
 		// A shared dictionary's ids are given by every counter.
 		c.n = append(c.n, make([]uint32, int(id)+1-len(c.n))...)

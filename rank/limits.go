@@ -49,14 +49,27 @@ const (
 	postBlockMin = 16
 	postBlockMax = 1024
 
-	// parallelSortTerms is how many terms an index has before Index
-	// sorts them in two halves at once.
-	parallelSortTerms = 1 << 14
+	// radixSortTerms is how many terms an index has before Index sorts
+	// them by a radix sort (radixBits a pass) rather than by comparisons.
+	radixSortTerms = 1 << 12
+	radixBits      = 11
+
+	// parallelLayoutBytes is how many bytes of postings each part of an
+	// index's layout copies at least (Builder.layout): fewer make one.
+	parallelLayoutBytes = 1 << 20
 
 	// hotRuns is the most entries of a run table's hot cache (a power of
 	// two; 32 bytes each), and hotRunBytes the longest run it holds.
 	hotRuns     = 1 << 14
 	hotRunBytes = 23
+
+	// dictShardBits: a Builder's shared dictionary is in 1<<dictShardBits
+	// shards, each with its own lock.
+	dictShardBits = 4
+
+	// counterTokens is the size of a term counter's cache of token ids
+	// (a power of two; 32 bytes each).
+	counterTokens = 1 << 12
 
 	// maxRunBytes is the longest run of word characters whose tokens a
 	// term counter remembers (longer ones are rare and split each time).

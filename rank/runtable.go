@@ -44,13 +44,31 @@ type hotRun struct {
 }
 
 // newRunTable makes a table sized for about hint runs.
-func newRunTable(hint int) *runTable {
+func newRunTable(hint int) *runTable { return newRunTableHot(hint, hotRuns, maphash.MakeSeed()) }
+
+// newRunTableHot makes a table sized for about hint runs with a hot cache
+// of at most hot entries (a power of two), hashing with seed.
+func newRunTableHot(hint, hot int, seed maphash.Seed) *runTable {
 	n := 1024
 	for n < 2*hint {
 		n *= 2
 	}
-	return &runTable{seed: maphash.MakeSeed(), hot: make([]hotRun, min(n, hotRuns)), slots: make([]uint64, n), ents: make([]runEntry, 0, hint)}
+	return &runTable{seed: seed, hot: written(make([]hotRun, min(n, hot))), slots: written(make([]uint64, n)), ents: make([]runEntry, 0, hint)}
 }
+
+// written returns t once each of its pages is written (with zeros). A
+// large table fresh from the system is not (it reads as zeros): the first
+// read of a page (a lookup, or the write barrier of an append during a
+// collection, which reads the old pointer) maps the shared zero page and
+// the first write to it faults again, copying the page and flushing it
+// from every core's TLB: a tenth of a cold build's system time.
+func written[T any](t []T) []T {
+	clear(t)
+	return t
+}
+
+// hash is the hash of run w with the table's seed.
+func (t *runTable) hash(w []byte) uint64 { return maphash.Bytes(t.seed, w) }
 
 // hotOf is the hot cache's entry for hash h.
 func (t *runTable) hotOf(h uint64) *hotRun { return &t.hot[h&uint64(len(t.hot)-1)] }
@@ -67,8 +85,10 @@ func (t *runTable) remember(hr *hotRun, w []byte, v uint64) {
 func (t *runTable) len() int { return len(t.ents) }
 
 // get returns the value of run w.
-func (t *runTable) get(w []byte) (uint64, bool) {
-	h := maphash.Bytes(t.seed, w)
+func (t *runTable) get(w []byte) (uint64, bool) { return t.getHashed(w, maphash.Bytes(t.seed, w)) }
+
+// getHashed is get of a run whose hash (with the table's seed) is h.
+func (t *runTable) getHashed(w []byte, h uint64) (uint64, bool) {
 	hr := t.hotOf(h)
 	if int(hr.n) == len(w) && hr.n != 0 && string(hr.key[:hr.n]) == string(w) {
 		return hr.v, true
@@ -91,13 +111,15 @@ func (t *runTable) get(w []byte) (uint64, bool) {
 }
 
 // put sets the value of run w, which the table does not hold yet.
-func (t *runTable) put(w []byte, v uint64) {
+func (t *runTable) put(w []byte, v uint64) { t.putHashed(w, maphash.Bytes(t.seed, w), v) }
+
+// putHashed is put of a run whose hash (with the table's seed) is h.
+func (t *runTable) putHashed(w []byte, h uint64, v uint64) {
 	if 2*(len(t.ents)+1) > len(t.slots) {
 		t.grow()
 	}
 	t.ents = append(t.ents, runEntry{off: uint32(len(t.keys)), n: uint32(len(w)), v: v})
 	t.keys = append(t.keys, w...)
-	h := maphash.Bytes(t.seed, w)
 	t.place(h, uint32(len(t.ents)))
 	t.remember(t.hotOf(h), w, v)
 }
@@ -114,7 +136,7 @@ func (t *runTable) place(h uint64, e uint32) {
 
 // grow doubles the slots and places every entry again.
 func (t *runTable) grow() {
-	t.slots = make([]uint64, 2*len(t.slots))
+	t.slots = written(make([]uint64, 2*len(t.slots)))
 	for k := range t.ents {
 		e := &t.ents[k]
 		t.place(maphash.Bytes(t.seed, t.keys[e.off:e.off+e.n]), uint32(k+1))

@@ -1,6 +1,8 @@
 package rank
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/rand"
 	"sort"
@@ -153,12 +155,12 @@ func TestBuilderDocMakersMatchBuild(t *testing.T) {
 }
 
 // sortTerms orders as strings.Compare does, for terms that share their
-// first eight bytes, are shorter, hold NUL bytes or are not ASCII, in
-// one part and in two halves.
+// first eight bytes, are shorter, hold NUL bytes or are not ASCII, by
+// comparisons (few terms) and by its radix sort (many).
 func TestSortTermsMatchesCompare(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	alpha := []string{"a", "b", "\x00", "ü", "z", "_", "1"}
-	for _, n := range []int{0, 1, 50, parallelSortTerms + 77} {
+	for _, n := range []int{0, 1, 50, radixSortTerms + 77, 40000} {
 		seen := map[string]bool{}
 		var terms []string
 		for len(terms) < n {
@@ -181,6 +183,130 @@ func TestSortTermsMatchesCompare(t *testing.T) {
 			if terms[ids[i-1]] >= terms[ids[i]] {
 				t.Fatalf("n=%d: %q before %q", n, terms[ids[i-1]], terms[ids[i]])
 			}
+		}
+	}
+}
+
+// A Builder's layout in several parts at once is its layout in one, and
+// the postings it lays out are the ones added (differential).
+func TestLayoutPartsMatchOne(t *testing.T) {
+	rng := rand.New(rand.NewSource(13))
+	var docs []*FileDoc
+	for f := 0; f < 200; f++ {
+		s := "package p\n\n"
+		for l := 0; l < 1+rng.Intn(30); l++ {
+			s += fmt.Sprintf("func F%d() { w%d(x%d) }\n", rng.Intn(500), rng.Intn(2000), rng.Intn(50))
+		}
+		docs = append(docs, NewFileDoc(fmt.Sprintf("d/f%03d.go", f), revisionOf(s), []byte(s)))
+	}
+	b := NewBuilder()
+	for _, d := range docs {
+		b.Add(d)
+	}
+	terms := b.nb.dict.snapshot()
+	var order []uint32
+	for id := range b.post.terms {
+		if b.post.terms[id].df > 0 {
+			order = append(order, uint32(id))
+		}
+	}
+	sortTerms(terms, order)
+	to1, po1, tb1, pb1 := b.layout(terms, order, 1)
+	for _, parts := range []int{2, 3, 7, len(order) + 5} {
+		to, po, tb, pb := b.layout(terms, order, parts)
+		if !bytes.Equal(to, to1) || !bytes.Equal(po, po1) || !bytes.Equal(tb, tb1) || !bytes.Equal(pb, pb1) {
+			t.Errorf("%d parts: the layout differs from one part's", parts)
+		}
+	}
+	// Each term's postings are its document frequency and pairs.
+	for k, id := range order {
+		p := po1.span(pb1, k)
+		df, n := binary.Uvarint(p)
+		if n <= 0 || uint32(df) != b.post.terms[id].df || len(p)-n != int(b.post.terms[id].total) {
+			t.Fatalf("term %q: postings %x", terms[id], p)
+		}
+	}
+}
+
+// written clears a table in place (all of it, the same array).
+func TestWritten(t *testing.T) {
+	a := []uint64{1, 2, 3}
+	if b := written(a); &b[0] != &a[0] || len(b) != 3 || a[0]|a[1]|a[2] != 0 {
+		t.Errorf("written: %v", a)
+	}
+}
+
+// A shared dictionary, looked up by goroutines at once, gives each term
+// one id and no two terms the same, and reads them back by id (term,
+// snapshot) as a map would.
+func TestSharedDictMatchesMap(t *testing.T) {
+	d := newTermDict(100, true)
+	words := make([]string, 5000)
+	for i := range words {
+		words[i] = fmt.Sprintf("w%d_%x", i%2500, i%3) // each word twice or more
+	}
+	ids := make([][]uint32, 4)
+	var wg sync.WaitGroup
+	for g := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, w := range words {
+				if g%2 == 0 {
+					ids[g] = append(ids[g], d.lookup([]byte(w), ""))
+				} else {
+					ids[g] = append(ids[g], d.idOf(w))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	byTerm := map[string]uint32{}
+	byID := map[uint32]string{}
+	for g := range ids {
+		for i, id := range ids[g] {
+			w := words[i]
+			if prev, ok := byTerm[w]; ok && prev != id {
+				t.Fatalf("%q: ids %d and %d", w, prev, id)
+			}
+			if prev, ok := byID[id]; ok && prev != w {
+				t.Fatalf("id %d: %q and %q", id, prev, w)
+			}
+			byTerm[w], byID[id] = id, w
+		}
+	}
+	if d.size() != len(byTerm) {
+		t.Errorf("size %d, want %d", d.size(), len(byTerm))
+	}
+	snap := d.snapshot()
+	for id, w := range byID {
+		if d.term(id) != w || snap[id] != w {
+			t.Errorf("id %d: term %q, snapshot %q, want %q", id, d.term(id), snap[id], w)
+		}
+	}
+}
+
+// A term counter's cache of token ids gives each token its own id in
+// the dictionary, for more tokens than the cache holds (so that they
+// evict each other), looked up again and again, in its own dictionary
+// and in a Builder's shared one.
+func TestCounterTokenCache(t *testing.T) {
+	for _, shared := range []bool{false, true} {
+		var c termCounter
+		if shared {
+			c.shared = newTermDict(100, true)
+		}
+		c.init("p/x.go")
+		for round := 0; round < 3; round++ {
+			for i := 0; i < 3*counterTokens; i++ {
+				tok := fmt.Sprintf("tok%d", (i*7919)%(3*counterTokens))
+				if got := c.dict.term(c.id([]byte(tok))); got != tok {
+					t.Fatalf("shared %v: token %q has the id of %q", shared, tok, got)
+				}
+			}
+		}
+		if n := c.dict.size(); n < 3*counterTokens {
+			t.Errorf("shared %v: %d terms, want at least %d", shared, n, 3*counterTokens)
 		}
 	}
 }

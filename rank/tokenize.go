@@ -43,43 +43,75 @@ type tokenizer struct {
 }
 
 // eachRun calls fn for every run of letters, digits and underscores in
-// text (with inner hyphens, for kebab-case), as written.
+// text (with inner hyphens, for kebab-case), as written. ASCII bytes are
+// classed by one table (runByte) in tight loops; only a byte of a
+// multi-byte character is decoded (a call of isWord per byte was most
+// of the scan's cost).
 func eachRun(text []byte, fn func(w []byte)) {
-	i := 0
-	for i < len(text) {
-		r, n := rune(text[i]), 1
-		if r >= utf8.RuneSelf {
-			r, n = utf8.DecodeRune(text[i:])
+	i, n := 0, len(text)
+	for i < n {
+		for i < n && runByte[text[i]] == runNone {
+			i++
 		}
-		if !isWord(r) {
-			i += n
-			continue
+		if i >= n {
+			return
 		}
-		j := i + n
-		for j < len(text) {
-			c := text[j]
-			if c < utf8.RuneSelf {
-				if isASCIIAlnum(c) || c == '_' {
-					j++
-					continue
-				}
-				// kebab-case: a hyphen between two word characters.
-				if c == '-' && j+1 < len(text) && isASCIIAlnum(text[j+1]) && isASCIIAlnum(text[j-1]) {
+		j := i + 1
+		if text[i] >= utf8.RuneSelf {
+			r, k := utf8.DecodeRune(text[i:])
+			if !isWord(r) {
+				i += k
+				continue
+			}
+			j = i + k
+		}
+		for j < n {
+			for j < n && runByte[text[j]] == runWord {
+				j++
+			}
+			if j >= n {
+				break
+			}
+			if c := text[j]; c < utf8.RuneSelf {
+				// kebab-case: a hyphen between two ASCII letters or digits.
+				if c == '-' && j+1 < n && isASCIIAlnum(text[j+1]) && isASCIIAlnum(text[j-1]) {
 					j++
 					continue
 				}
 				break
 			}
-			r, n := utf8.DecodeRune(text[j:])
+			r, k := utf8.DecodeRune(text[j:])
 			if !isWord(r) {
 				break
 			}
-			j += n
+			j += k
 		}
 		fn(text[i:j])
 		i = j
 	}
 }
+
+// The classes of a byte for eachRun: none (an ASCII byte that is no word
+// character), word (an ASCII letter, digit or underscore), or a byte of a
+// multi-byte character (decoded to tell).
+const (
+	runNone = iota
+	runWord
+	runMulti
+)
+
+// runByte is each byte's class for eachRun.
+var runByte = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c >= utf8.RuneSelf:
+			t[c] = runMulti
+		case isASCIIAlnum(byte(c)) || c == '_':
+			t[c] = runWord
+		}
+	}
+	return t
+}()
 
 func isWord(r rune) bool {
 	if r < utf8.RuneSelf {

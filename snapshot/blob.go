@@ -3,6 +3,7 @@ package snapshot
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -106,6 +107,16 @@ func (s *Store) LockBlob(ctx context.Context, name string, wait time.Duration) (
 // file renamed into place) under the folder's shared lock, creating the
 // state folder (mode 0700) when needed.
 func (s *Store) WriteBlob(name string, data []byte) error {
+	return s.WriteBlobFrom(name, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteBlobFrom is WriteBlob for data that write writes to the file in
+// pieces (a large blob need not be one buffer first). When write fails
+// the file is not written and its error is returned.
+func (s *Store) WriteBlobFrom(name string, write func(io.Writer) error) error {
 	if !validBlobName(name) || strings.Contains(name, "/") {
 		return errBlobName
 	}
@@ -116,7 +127,7 @@ func (s *Store) WriteBlob(name string, data []byte) error {
 		return err
 	}
 	return s.withLock(false, func() error {
-		return writeAtomic(s.dir, blobPrefix+name, data, s.now())
+		return writeAtomicFrom(s.dir, blobPrefix+name, write, s.now())
 	})
 }
 

@@ -2,8 +2,11 @@ package snapshot
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -78,5 +81,41 @@ func TestOpenBlob(t *testing.T) {
 	}
 	if _, _, err := NewMemoryStore().OpenBlob("rank-abc", 10); err == nil {
 		t.Error("a memory store has no blobs")
+	}
+}
+
+// WriteBlobFrom writes the pieces its writer gives as one blob, and a
+// writer's error leaves the blob as it was (no temporary file behind).
+func TestWriteBlobFrom(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	s := NewStore(dir)
+	if err := s.WriteBlobFrom("rank-abc", func(w io.Writer) error {
+		for _, p := range []string{"pay", "", "load"} {
+			if _, err := io.WriteString(w, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.ReadBlob("rank-abc", 100); err != nil || string(got) != "payload" {
+		t.Fatalf("read back %q, %v", got, err)
+	}
+	bad := errors.New("writer failed")
+	if err := s.WriteBlobFrom("rank-abc", func(w io.Writer) error {
+		io.WriteString(w, "half")
+		return bad
+	}); !errors.Is(err, bad) {
+		t.Fatalf("error %v, want %v", err, bad)
+	}
+	if got, err := s.ReadBlob("rank-abc", 100); err != nil || string(got) != "payload" {
+		t.Fatalf("after a failed write, read back %q, %v", got, err)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), tmpPrefix) {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
 	}
 }

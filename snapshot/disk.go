@@ -182,7 +182,15 @@ func (s *Store) writeSnapshotLocked(id string, data []byte, aux bool, now time.T
 
 // writeAtomic writes data to dir/name through a temporary file and a
 // rename, with modification time mtime.
-func writeAtomic(dir, name string, data []byte, mtime time.Time) (err error) {
+func writeAtomic(dir, name string, data []byte, mtime time.Time) error {
+	return writeAtomicFrom(dir, name, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}, mtime)
+}
+
+// writeAtomicFrom is writeAtomic with the file's bytes written by write.
+func writeAtomicFrom(dir, name string, write func(io.Writer) error, mtime time.Time) (err error) {
 	f, err := os.CreateTemp(dir, tmpPrefix+"*")
 	if err != nil {
 		return err
@@ -193,7 +201,7 @@ func writeAtomic(dir, name string, data []byte, mtime time.Time) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	if _, err = f.Write(data); err != nil {
+	if err = write(f); err != nil {
 		f.Close()
 		return err
 	}

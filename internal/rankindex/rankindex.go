@@ -252,55 +252,47 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	}
 
 	// The documents are read in parallel and indexed in path order as
-	// they come (rank.Builder): at most buildWindow are held at once, so
-	// a build's memory is its index's, not every file's terms.
+	// they come (rank.Builder, inOrder): at most buildWindow are held at
+	// once, so a build's memory is its index's, not every file's terms.
 	order := make([]int, len(paths))
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return shown[order[a]] < shown[order[b]] })
-	docs := make([]*rank.FileDoc, len(paths))
-	ready := make([]chan struct{}, len(paths))
-	for i := range ready {
-		ready[i] = make(chan struct{})
-	}
-	slots := make(chan struct{}, buildWindow)
-	work := make(chan int)
 	// The workers count terms in the builder's own dictionary (one for
 	// the build, and no renumbering as the builder adds a document).
 	b := rank.NewBuilderFor(len(paths) - reused)
+	q := newInOrder(len(order), buildWindow, func(_ int, d *rank.FileDoc) {
+		if d != nil && !tk.stop.Load() {
+			b.Add(d)
+		}
+	})
+	var claimed atomic.Int64
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var dm *rank.DocMaker // this worker's, made at its first file read
-			for i := range work {
+			var buf bytes.Buffer  // this worker's read buffer, file after file
+			for {
+				k := int(claimed.Add(1) - 1)
+				if k >= len(order) {
+					return
+				}
+				q.wait(k)
+				i := order[k]
+				var d *rank.FileDoc
 				if same[i] {
-					docs[i] = cached.Doc(shown[i])
+					d = cached.Doc(shown[i])
 				} else if tk.tick() {
 					if dm == nil {
 						dm = b.DocMaker((len(paths) - reused) / workers)
 					}
-					docs[i] = readDoc(dm, open, paths[i], shown[i], o.Input)
+					d = readDoc(dm, &buf, open, paths[i], shown[i], o.Input)
 				}
-				close(ready[i])
+				q.put(k, d)
 			}
 		}()
-	}
-	go func() {
-		for _, i := range order {
-			slots <- struct{}{}
-			work <- i
-		}
-		close(work)
-	}()
-	for _, i := range order {
-		<-ready[i]
-		if d := docs[i]; d != nil && !tk.stop.Load() {
-			b.Add(d)
-		}
-		docs[i] = nil
-		<-slots
 	}
 	wg.Wait()
 	if tk.stop.Load() {
@@ -310,10 +302,8 @@ func Load(ctx context.Context, o Options) (*rank.Index, Stats, error) {
 	ix := b.Index()
 	memoPut(key, ix)
 	if useCache {
-		data, err := rank.Encode(key, ix)
-		if err == nil {
-			err = o.Store.WriteBlob(name, data)
-		}
+		// Written piece by piece from the index's own tables.
+		err := o.Store.WriteBlobFrom(name, func(w io.Writer) error { return rank.EncodeTo(w, key, ix) })
 		if err != nil {
 			st.CacheErr = err
 		} else {
@@ -377,8 +367,11 @@ func readCache(store *snapshot.Store, name, key string) (*rank.Index, error) {
 	return rank.Decode(key, data)
 }
 
-// readDoc reads and chunks one file; nil when it cannot be read.
-func readDoc(dm *rank.DocMaker, open func(string) (*os.File, error), path, shown string, in input.Options) *rank.FileDoc {
+// readDoc reads and chunks one file; nil when it cannot be read. It reads
+// into buf, which the caller keeps from file to file (a document holds
+// no reference to its source: a new buffer per file was a sixth of a
+// cold GOROOT/src build's allocations, and their page faults).
+func readDoc(dm *rank.DocMaker, buf *bytes.Buffer, open func(string) (*os.File, error), path, shown string, in input.Options) *rank.FileDoc {
 	f, err := open(path)
 	if err != nil {
 		return nil
@@ -393,7 +386,7 @@ func readDoc(dm *rank.DocMaker, open func(string) (*os.File, error), path, shown
 	}
 	// Sized for the file as it was opened (with room for ReadFrom's
 	// last read), so that reading it does not grow the buffer step by step.
-	var buf bytes.Buffer
+	buf.Reset()
 	buf.Grow(int(max(tr.Identity().Size, 0)) + bytes.MinRead + 1)
 	if _, err := buf.ReadFrom(io.LimitReader(tr.Reader(f), rank.MaxFileBytes+1)); err != nil {
 		return nil
