@@ -17,16 +17,24 @@ func sampleIndex() *Index {
 	)
 }
 
-func TestCodecRoundTrip(t *testing.T) {
-	ix := sampleIndex()
+// roundTrip is the sample index, its encoding under key "k" and that
+// encoding decoded.
+func roundTrip(t *testing.T) (ix *Index, data []byte, back *Index) {
+	t.Helper()
+	ix = sampleIndex()
 	data, err := Encode("k", ix)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := Decode("k", data)
+	back, err = Decode("k", data)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ix, data, back
+}
+
+func TestCodecRoundTrip(t *testing.T) {
+	ix, data, back := roundTrip(t)
 	for _, q := range []string{"Walk", "parse url", "tree"} {
 		if a, b := ix.Search(q, &Default, 10), back.Search(q, &Default, 10); !reflect.DeepEqual(a, b) {
 			t.Errorf("%q: %v vs %v", q, a, b)
@@ -51,15 +59,7 @@ func TestCodecRoundTrip(t *testing.T) {
 // index and for the same index decoded (whose tables are the cache's),
 // and a failing writer's error is returned.
 func TestEncodeToMatchesEncode(t *testing.T) {
-	ix := sampleIndex()
-	data, err := Encode("k", ix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := Decode("k", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix, data, back := roundTrip(t)
 	for _, x := range []*Index{ix, back} {
 		var buf bytes.Buffer
 		if err := EncodeTo(&buf, "k", x); err != nil {
