@@ -11,7 +11,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/evgrep/evgrep/internal/input"
@@ -172,42 +171,30 @@ func (o *Options) searchOne(s *search.Searcher, p search.Sink, e walker.Entry) e
 	}
 	zipped := iopts.SearchZip && input.CompressionFormat(e.Path) != ""
 	if (o.Mmap || multiline) && !zipped {
-		var data []byte
-		var release func()
-		var err error
-		if !o.Mmap {
-			// -U: a small file is read whole into a pooled buffer, the
-			// same bytes as a mapping without its syscalls and faults.
-			data, release, err = readWhole(e.Path, e.Mode.IsRegular())
-		}
-		if data == nil && err == nil {
-			data, release, err = mapFile(e.Path)
-		}
+		// -U and --mmap: the file's bytes at once, from one open (a small
+		// file read into a pooled buffer, a larger one mapped; a FIFO or
+		// device read to its end).
+		data, release, err := readWhole(e.Path, e.Mode.IsRegular(), o.Mmap)
 		if err != nil {
 			return err
 		}
-		if data != nil {
-			defer release()
-			if input.Raw(e.Path, data[:min(len(data), input.HeadLen)], iopts) {
-				return guardFault(func() error { return s.SearchSlice(data, p) })
-			}
-		} else if data, err = os.ReadFile(e.Path); err != nil {
-			return osErr(err)
-		} else if len(data) > 0 && input.Raw(e.Path, data[:min(len(data), input.HeadLen)], iopts) {
-			return s.SearchSlice(data, p)
+		defer release()
+		if input.Raw(e.Path, data[:min(len(data), input.HeadLen)], iopts) {
+			return guardFault(func() error { return s.SearchSlice(data, p) })
 		}
-		if multiline {
-			rc, err := input.NewReader(strings.NewReader(string(data)), e.Path, iopts)
-			if err != nil {
-				return err
-			}
-			defer rc.Close()
-			dec, err := io.ReadAll(rc)
-			if err != nil {
-				return err
-			}
-			return s.SearchSlice(dec, p)
+		rc, err := input.NewReader(bytes.NewReader(data), e.Path, iopts)
+		if err != nil {
+			return err
 		}
+		defer rc.Close()
+		if !multiline {
+			return guardFault(func() error { return s.SearchReader(rc, p) })
+		}
+		dec, err := guardRead(rc)
+		if err != nil {
+			return err
+		}
+		return s.SearchSlice(dec, p)
 	}
 	if !zipped {
 		// The common case: read the descriptor directly, decoding only
