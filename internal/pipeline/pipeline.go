@@ -179,22 +179,7 @@ func (o *Options) searchOne(s *search.Searcher, p search.Sink, e walker.Entry) e
 			return err
 		}
 		defer release()
-		if input.Raw(e.Path, data[:min(len(data), input.HeadLen)], iopts) {
-			return guardFault(func() error { return s.SearchSlice(data, p) })
-		}
-		rc, err := input.NewReader(bytes.NewReader(data), e.Path, iopts)
-		if err != nil {
-			return err
-		}
-		defer rc.Close()
-		if !multiline {
-			return guardFault(func() error { return s.SearchReader(rc, p) })
-		}
-		dec, err := guardRead(rc)
-		if err != nil {
-			return err
-		}
-		return s.SearchSlice(dec, p)
+		return searchBytes(s, p, data, e.Path, iopts, multiline)
 	}
 	if !zipped {
 		// The common case: read the descriptor directly, decoding only
@@ -236,28 +221,10 @@ func (o *Options) searchOpened(s *search.Searcher, p search.Sink, op Opener, e w
 		if data != nil {
 			defer release()
 			_, _ = tap.Write(data)
-			if input.Raw(e.Path, data[:min(len(data), input.HeadLen)], iopts) {
-				return guardFault(func() error { return s.SearchSlice(data, p) })
-			}
 		} else if data, err = io.ReadAll(src); err != nil {
 			return osErr(err)
-		} else if len(data) > 0 && input.Raw(e.Path, data[:min(len(data), input.HeadLen)], iopts) {
-			return s.SearchSlice(data, p)
 		}
-		// The raw bytes are read (or mapped) already: decode those.
-		rc, err := input.NewReader(bytes.NewReader(data), e.Path, iopts)
-		if err != nil {
-			return err
-		}
-		defer rc.Close()
-		if !multiline {
-			return guardFault(func() error { return s.SearchReader(rc, p) })
-		}
-		dec, err := guardRead(rc)
-		if err != nil {
-			return err
-		}
-		return s.SearchSlice(dec, p)
+		return searchBytes(s, p, data, e.Path, iopts, multiline)
 	}
 	if zipped {
 		rc, err := input.NewReader(src, e.Path, iopts)
@@ -270,6 +237,28 @@ func (o *Options) searchOpened(s *search.Searcher, p search.Sink, op Opener, e w
 	r := newSniffReader(src, e.Path, iopts, o.Search.BOMPeek)
 	defer r.release()
 	return s.SearchReader(r, p)
+}
+
+// searchBytes searches a file's bytes, read or mapped whole: as they are
+// when no BOM or label asks for decoding, else decoded (a slice for -U, a
+// reader otherwise), with memory faults of a mapping turned into errors.
+func searchBytes(s *search.Searcher, p search.Sink, data []byte, path string, iopts input.Options, multiline bool) error {
+	if input.Raw(path, data[:min(len(data), input.HeadLen)], iopts) {
+		return guardFault(func() error { return s.SearchSlice(data, p) })
+	}
+	rc, err := input.NewReader(bytes.NewReader(data), path, iopts)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	if !multiline {
+		return guardFault(func() error { return s.SearchReader(rc, p) })
+	}
+	dec, err := guardRead(rc)
+	if err != nil {
+		return err
+	}
+	return s.SearchSlice(dec, p)
 }
 
 // guardRead reads r to its end with memory faults turned into errors.
