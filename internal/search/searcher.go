@@ -787,7 +787,7 @@ type lineBuffer struct {
 	split   bool
 	pending int
 	reads   int
-	mapped       bool // buf is growbuf's mapping (release it when done)
+	mapped  bool // buf is growbuf's mapping (release it when done)
 }
 
 func (lb *lineBuffer) buffer() []byte { return lb.buf[lb.pos:lb.lastTerm] }
